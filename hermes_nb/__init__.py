@@ -1,0 +1,1 @@
+"""hermes_nb: Hermes Agent plugins in Jupyter notebooks."""
