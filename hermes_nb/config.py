@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.redaction import MASK, is_secret_name, register_secret
 
@@ -314,6 +315,7 @@ def get_env_value(name: str) -> str | None:
     return resolve_key(name)
 
 
+@on_reset
 def reset() -> None:
     """Forget runtime overrides, session keys and file caches (tests use this)."""
     with _lock:

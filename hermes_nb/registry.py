@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from hermes_nb._state import on_reset
 from hermes_nb.image_provider import ImageGenProvider
 from hermes_nb.web_provider import WebSearchProvider
 
@@ -110,3 +111,9 @@ class ProviderRegistry(Generic[P]):
 
 web_providers: ProviderRegistry[WebSearchProvider] = ProviderRegistry("web", WebSearchProvider)
 image_providers: ProviderRegistry[ImageGenProvider] = ProviderRegistry("image_gen", ImageGenProvider)
+
+
+@on_reset
+def _reset_registries() -> None:
+    web_providers.clear()
+    image_providers.clear()
