@@ -1,1 +1,80 @@
-"""hermes_nb: Hermes Agent plugins in Jupyter notebooks."""
+"""hermes_nb: Hermes Agent plugins in Jupyter — web search, extraction and image generation.
+
+The package root is lazy: names below are imported on first use, so ``import hermes_nb`` and
+``%load_ext hermes_nb`` stay fast and have no side effects.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+#: public name → "module" (a submodule) or "module:attribute"
+_EXPORTS: dict[str, str] = {
+    # SDK facade
+    "search": "hermes_nb.web:search",
+    "asearch": "hermes_nb.web:asearch",
+    "extract": "hermes_nb.web:extract",
+    "aextract": "hermes_nb.web:aextract",
+    "crawl": "hermes_nb.web:crawl",
+    "acrawl": "hermes_nb.web:acrawl",
+    "search_many": "hermes_nb.batch:search_many",
+    "extract_many": "hermes_nb.batch:extract_many",
+    "imagine": "hermes_nb.images:imagine",
+    "aimagine": "hermes_nb.images:aimagine",
+    "imagine_many": "hermes_nb.images:imagine_many",
+    "load_plugins": "hermes_nb.loader:load_plugins",
+    # namespaces
+    "config": "hermes_nb.config",
+    "tools": "hermes_nb.tools",
+    "hooks": "hermes_nb.hooks",
+    "errors": "hermes_nb.errors",
+    "testing": "hermes_nb.testing",
+    # results
+    "SearchResult": "hermes_nb.results:SearchResult",
+    "SearchHit": "hermes_nb.results:SearchHit",
+    "ExtractResult": "hermes_nb.results:ExtractResult",
+    "CrawlResult": "hermes_nb.results:CrawlResult",
+    "Page": "hermes_nb.results:Page",
+    "ImageResult": "hermes_nb.image_result:ImageResult",
+    "ImageGallery": "hermes_nb.image_result:ImageGallery",
+    # plugin authoring
+    "WebSearchProvider": "hermes_nb.web_provider:WebSearchProvider",
+    "ImageGenProvider": "hermes_nb.image_provider:ImageGenProvider",
+    "HermesError": "hermes_nb.errors:HermesError",
+    # IPython extension
+    "load_ipython_extension": "hermes_nb.magics:load_ipython_extension",
+    "unload_ipython_extension": "hermes_nb.magics:unload_ipython_extension",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from hermes_nb import config, errors, hooks, testing, tools
+    from hermes_nb.batch import extract_many, search_many
+    from hermes_nb.errors import HermesError
+    from hermes_nb.image_provider import ImageGenProvider
+    from hermes_nb.image_result import ImageGallery, ImageResult
+    from hermes_nb.images import aimagine, imagine, imagine_many
+    from hermes_nb.loader import load_plugins
+    from hermes_nb.magics import load_ipython_extension, unload_ipython_extension
+    from hermes_nb.results import CrawlResult, ExtractResult, Page, SearchHit, SearchResult
+    from hermes_nb.web import acrawl, aextract, asearch, crawl, extract, search
+    from hermes_nb.web_provider import WebSearchProvider
+
+
+def __getattr__(name: str) -> Any:
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'hermes_nb' has no attribute {name!r}")
+    module_name, _, attribute = target.partition(":")
+    module = importlib.import_module(module_name)
+    value = getattr(module, attribute) if attribute else module
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
