@@ -49,7 +49,38 @@ _EXPORTS: dict[str, str] = {
     "unload_ipython_extension": "hermes_nb.magics:unload_ipython_extension",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__",
+    "CrawlResult",
+    "ExtractResult",
+    "HermesError",
+    "ImageGallery",
+    "ImageGenProvider",
+    "ImageResult",
+    "Page",
+    "SearchHit",
+    "SearchResult",
+    "WebSearchProvider",
+    "acrawl",
+    "aextract",
+    "aimagine",
+    "asearch",
+    "config",
+    "crawl",
+    "errors",
+    "extract",
+    "extract_many",
+    "hooks",
+    "imagine",
+    "imagine_many",
+    "load_ipython_extension",
+    "load_plugins",
+    "search",
+    "search_many",
+    "testing",
+    "tools",
+    "unload_ipython_extension",
+]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from hermes_nb import config, errors, hooks, testing, tools

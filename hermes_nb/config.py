@@ -70,7 +70,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.timeout": (120.0, "Deadline in seconds for one image generation, polling included."),
     "plugins.enabled": ([], "Keys or names of non-bundled plugins to load."),
     "plugins.disabled": ([], "Keys or names of plugins never to load (wins over enabled)."),
-    "security.allow_lazy_installs": (True, "Allow tools.lazy_deps.ensure() to pip-install allow-listed packages."),
+    "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
@@ -282,7 +282,7 @@ def _parse_dotenv(path: Path) -> dict[str, str]:
 
 
 def set_key(name: str, value: str | None) -> None:
-    """Provide a secret for this session only (e.g. ``hn.config.set_key("BRAVE_SEARCH_API_KEY", getpass())``)."""
+    """Provide a secret for this session only, e.g. ``set_key("BRAVE_SEARCH_API_KEY", getpass())``."""
     with _lock:
         if value:
             _session_keys[name] = value

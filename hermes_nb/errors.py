@@ -145,7 +145,7 @@ class NetworkError(TransportError):
     code = "NETWORK_ERROR"
 
 
-class TimeoutError_(TransportError, TimeoutError):  # noqa: N801 - avoids shadowing the builtin
+class TimeoutError_(TransportError, TimeoutError):  # noqa: N801, N818 - trailing _ avoids shadowing the builtin
     code = "TIMEOUT"
 
 

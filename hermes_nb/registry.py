@@ -9,6 +9,7 @@ plugin loader (``hermes_nb.loader``) to import the plugins that can provide what
 
 from __future__ import annotations
 
+import builtins
 import logging
 import threading
 from collections.abc import Callable
@@ -38,7 +39,7 @@ class ProviderRegistry(Generic[P]):
 
     def __init__(self, kind: str, base: type[P]) -> None:
         self.kind = kind
-        self.base = base
+        self.base: type[P] = base
         self._providers: dict[str, P] = {}
         self._owners: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
@@ -48,7 +49,9 @@ class ProviderRegistry(Generic[P]):
     def register(self, provider: P, *, owner: str = "", aliases: tuple[str, ...] = ()) -> None:
         """Add ``provider``; ``TypeError`` for the wrong type, ``ValueError`` for a bad name."""
         if not isinstance(provider, self.base):
-            raise TypeError(f"{self.kind} provider must subclass {self.base.__name__}, got {type(provider).__name__}")
+            raise TypeError(
+                f"{self.kind} provider must subclass {self.base.__name__}, got {type(provider).__name__}"
+            )
         name = normalize_name(provider.name)
         if not name:
             raise ValueError(f"{self.kind} provider name must be a non-empty string")
@@ -93,13 +96,13 @@ class ProviderRegistry(Generic[P]):
         with self._lock:
             return self._owners.get(normalize_name(name), "")
 
-    def list(self) -> list[P]:
+    def list(self) -> builtins.list[P]:
         """Every provider, sorted by name (imports every plugin of this kind first)."""
         self._load(None)
         with self._lock:
             return [self._providers[k] for k in sorted(self._providers)]
 
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:
         return [normalize_name(p.name) for p in self.list()]
 
     def clear(self) -> None:
@@ -109,8 +112,13 @@ class ProviderRegistry(Generic[P]):
             self._aliases.clear()
 
 
-web_providers: ProviderRegistry[WebSearchProvider] = ProviderRegistry("web", WebSearchProvider)
-image_providers: ProviderRegistry[ImageGenProvider] = ProviderRegistry("image_gen", ImageGenProvider)
+# mypy wants concrete classes for type[...] arguments; the ABCs are only used for isinstance checks.
+web_providers: ProviderRegistry[WebSearchProvider] = ProviderRegistry(
+    "web", WebSearchProvider  # type: ignore[type-abstract]
+)
+image_providers: ProviderRegistry[ImageGenProvider] = ProviderRegistry(
+    "image_gen", ImageGenProvider  # type: ignore[type-abstract]
+)
 
 
 @on_reset

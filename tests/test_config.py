@@ -1,0 +1,82 @@
+"""Configuration: sources, runtime overrides, secrets resolution order, show() never leaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hermes_nb import config
+from hermes_nb.errors import InvalidInputError
+
+
+def test_defaults_and_sources(hermetic: Path) -> None:
+    item = config.effective("web.extract_char_limit")
+    assert item.value == 15000 and item.source == "default"
+    (hermetic / "config.yaml").write_text("web:\n  search_backend: brave\n", encoding="utf-8")
+    assert config.effective("web.search_backend").source == "config.yaml"
+    config.set("web.search_backend", "ddgs")
+    expected = config.ConfigValue("web.search_backend", "ddgs", "runtime")
+    assert config.effective("web.search_backend") == expected
+    config.unset("web.search_backend")
+    assert config.get("web.search_backend") == "brave"
+
+
+def test_pattern_defaults() -> None:
+    assert config.get("web.brave.base_url") is None
+    assert config.effective("image_gen.openai.model").source == "default"
+
+
+def test_load_config_merges_overrides(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("plugins:\n  enabled: [a]\n", encoding="utf-8")
+    config.set("plugins.disabled", ["b"])
+    assert config.load_config()["plugins"] == {"enabled": ["a"], "disabled": ["b"]}
+
+
+def test_file_changes_are_seen(hermetic: Path) -> None:
+    path = hermetic / "config.yaml"
+    path.write_text("web:\n  backend: a\n", encoding="utf-8")
+    assert config.get("web.backend") == "a"
+    path.write_text("web:\n  backend: bb\n", encoding="utf-8")
+    assert config.get("web.backend") == "bb"
+
+
+def test_bad_yaml_names_the_file(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("web: [unclosed\n", encoding="utf-8")
+    with pytest.raises(InvalidInputError) as info:
+        config.get("web.backend")
+    assert "config.yaml" in str(info.value) and "fix" in str(info.value)
+
+
+def test_save_persists_atomically(hermetic: Path) -> None:
+    config.set("web.search_backend", "searxng", persist=True)
+    config.reset()
+    assert config.get("web.search_backend") == "searxng"
+    assert not list(hermetic.glob("*.tmp"))
+
+
+def test_secret_keys_refused_in_config() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        config.set("web.brave.api_key", "abc")
+    assert "set_key" in str(info.value)
+
+
+def test_key_resolution_order(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (hermetic / ".env").write_text("export BRAVE_SEARCH_API_KEY='from-dotenv-1'\n# c\n", encoding="utf-8")
+    assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "from-dotenv-1"
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", "from-env-2")
+    assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "from-env-2"
+    config.set_key("BRAVE_SEARCH_API_KEY", "from-session-3")
+    assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "from-session-3"
+    assert config.resolve_key("MISSING_KEY", "BRAVE_SEARCH_API_KEY") == "from-session-3"
+    assert config.resolve_key("MISSING_KEY") is None
+
+
+def test_show_never_contains_secret_values(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (hermetic / "config.yaml").write_text("custom:\n  api_token: tok-very-secret-9\n", encoding="utf-8")
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-abcdefghijkl")
+    config.resolve_key("TAVILY_API_KEY")
+    text = "\n".join(str(row) for row in config.show())
+    assert "tok-very-secret-9" not in text and "tvly-abcdefghijkl" not in text
+    assert "custom.api_token = '***'" in text
+    assert "web.extract_char_limit = 15000  (default)" in text
