@@ -47,7 +47,11 @@ class ProviderRegistry(Generic[P]):
         self.loader: LoaderHook | None = None
 
     def register(self, provider: P, *, owner: str = "", aliases: tuple[str, ...] = ()) -> None:
-        """Add ``provider``; ``TypeError`` for the wrong type, ``ValueError`` for a bad name."""
+        """Add ``provider``; ``TypeError`` for the wrong type, ``ValueError`` for a bad name.
+
+        ``aliases`` default to the provider's ``aliases`` class attribute, so a plugin's
+        ``ctx.register_web_search_provider(p)`` keeps e.g. ``brave-free`` resolving to ``brave``.
+        """
         if not isinstance(provider, self.base):
             raise TypeError(
                 f"{self.kind} provider must subclass {self.base.__name__}, got {type(provider).__name__}"
@@ -63,7 +67,7 @@ class ProviderRegistry(Generic[P]):
                 )
             self._providers[name] = provider
             self._owners[name] = owner
-            for alias in aliases:
+            for alias in aliases or tuple(getattr(provider, "aliases", ()) or ()):
                 self._aliases[normalize_name(alias)] = name
 
     def unregister(self, name: str) -> None:
