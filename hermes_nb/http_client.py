@@ -1,0 +1,731 @@
+"""Shared HTTP client for provider APIs: pooling, timeouts, one deadline, retries, limits, redaction.
+
+Retry policy (``retry=True``, the default):
+
+* connect errors and connect/pool timeouts are retried for every method (the request never left);
+* HTTP 408, 429 and 5xx (except 501 and 505, which will not change) are retried for every method:
+  the server answered, so callers whose POST must never run twice (image generation) pass
+  ``retry=False``;
+* read timeouts, dropped connections and protocol errors are retried only for idempotent methods,
+  because a POST may already have started work on the server.
+
+Delays use exponential backoff with full jitter, or the server's ``retry-after-ms`` / ``Retry-After``
+(seconds or HTTP date) capped at ``RETRY_AFTER_CAP``; no retry is attempted when the delay would
+pass the call's deadline. Provider endpoints are trusted: this client applies no SSRF guard
+(``hermes_nb.fetch`` does, for user-supplied URLs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import inspect
+import logging
+import math
+import random
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timezone
+from typing import Any
+
+import httpx
+
+from hermes_nb import config
+from hermes_nb._async import run_sync
+from hermes_nb._state import on_reset
+from hermes_nb.errors import (
+    HermesError,
+    InvalidInputError,
+    NetworkError,
+    ParseError,
+    TimeoutError_,
+    error_for_status,
+)
+from hermes_nb.redaction import is_secret_name, redact, register_secret
+
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "RETRY_AFTER_CAP",
+    "HttpClient",
+    "get_client",
+    "set_transport",
+    "get_transport",
+    "user_agent",
+    "parse_retry_after",
+]
+
+log = logging.getLogger("hermes_nb.http")
+
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+RETRY_AFTER_CAP = 30.0
+BACKOFF_BASE = 0.5
+BACKOFF_CAP = 8.0
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
+_NO_RETRY_5XX = frozenset({501, 505})
+
+ErrorMap = Callable[[httpx.Response], "HermesError | None"]
+
+_lock = threading.Lock()
+_clients: dict[str, HttpClient] = {}
+_transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None
+_generation = 0
+
+
+def user_agent() -> str:
+    """``hermes_nb/<version> (+https://github.com/hermes-nb/hermes_nb)``."""
+    try:
+        from importlib.metadata import version
+
+        ver = version("hermes_nb")
+    except Exception:  # not installed (source checkout): still name the project
+        ver = "0+unknown"
+    return f"hermes_nb/{ver} (+https://github.com/hermes-nb/hermes_nb)"
+
+
+def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
+    """Seconds the server asks us to wait (``retry-after-ms``, ``Retry-After`` seconds or HTTP date)."""
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            value = float(raw_ms) / 1000.0
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return max(0.0, value)
+    raw = (headers.get("retry-after") or "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return max(0.0, when.timestamp() - (time.time() if now is None else now))
+    return max(0.0, value) if math.isfinite(value) else None
+
+
+def _safe_url(url: httpx.URL | str) -> str:
+    """Scheme, host and path only: query strings and userinfo may carry keys."""
+    u = httpx.URL(str(url))
+    port = f":{u.port}" if u.port else ""
+    return f"{u.scheme}://{u.host}{port}{u.path}"
+
+
+def _excerpt(resp: httpx.Response, limit: int = 200) -> str:
+    try:
+        text = resp.content[: limit * 4].decode(resp.encoding or "utf-8", errors="replace")
+    except (LookupError, httpx.HTTPError):
+        return ""
+    text = " ".join(text.split())
+    return redact(text[:limit] + ("…" if len(text) > limit else ""))
+
+
+def _pairs(values: Any) -> list[tuple[str, Any]]:
+    if not values:
+        return []
+    if isinstance(values, (Mapping, httpx.Headers, httpx.QueryParams)):
+        return [(str(k), v) for k, v in values.items()]
+    if isinstance(values, (list, tuple)):
+        return [(str(p[0]), p[1]) for p in values if isinstance(p, (list, tuple)) and len(p) == 2]
+    return []
+
+
+def _register_request_secrets(*groups: Any) -> None:
+    """Remember credential values a caller passes directly, so no error or log can show them."""
+    for group in groups:
+        for name, value in _pairs(group):
+            if not isinstance(value, str) or len(value) < 6 or not is_secret_name(name):
+                continue
+            register_secret(value)
+            scheme, _, token = value.partition(" ")
+            if token and scheme.lower() in ("bearer", "key", "basic", "token"):
+                register_secret(token.strip())
+
+
+class _TokenBucket:
+    """Requests per second with a burst of ``burst``; reservations keep it fair across threads."""
+
+    def __init__(self, rate: float, clock: Callable[[], float], burst: float = 1.0) -> None:
+        self.rate = float(rate)
+        self.burst = max(1.0, float(burst))
+        self._clock = clock
+        self._tokens = self.burst
+        self._stamp: float | None = None
+        self._lock = threading.Lock()
+
+    def reserve(self) -> float:
+        """Take a token; return the seconds to wait before using it."""
+        with self._lock:
+            now = self._clock()
+            if self._stamp is not None:
+                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+            self._stamp = now
+            self._tokens -= 1.0
+            return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
+
+    def give_back(self) -> None:
+        with self._lock:
+            self._tokens = min(self.burst, self._tokens + 1.0)
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class _Slots:
+    """A FIFO counting semaphore usable from threads and from any event loop."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._used = 0
+        self._lock = threading.Lock()
+        self._waiters: deque[Callable[[], bool]] = deque()
+
+    def _try_take(self) -> bool:
+        if self._used < self.size and not self._waiters:
+            self._used += 1
+            return True
+        return False
+
+    def acquire(self, timeout: float) -> bool:
+        event = threading.Event()
+        state = {"granted": False, "gone": False}
+
+        def wake() -> bool:
+            if state["gone"]:
+                return False
+            state["granted"] = True
+            event.set()
+            return True
+
+        with self._lock:
+            if self._try_take():
+                return True
+            self._waiters.append(wake)
+        event.wait(max(0.0, timeout))
+        with self._lock:
+            state["gone"] = not state["granted"]
+            return state["granted"]
+
+    async def aacquire(self, timeout: float) -> bool:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        state = {"granted": False, "gone": False}
+
+        def wake() -> bool:
+            if state["gone"]:
+                return False
+            try:
+                loop.call_soon_threadsafe(_resolve, future)
+            except RuntimeError:  # that loop is closed: hand the slot to the next waiter
+                return False
+            state["granted"] = True
+            return True
+
+        with self._lock:
+            if self._try_take():
+                return True
+            self._waiters.append(wake)
+        try:
+            await asyncio.wait_for(asyncio.shield(future), max(0.0, timeout))
+        except BaseException as exc:
+            with self._lock:
+                granted = state["granted"]
+                state["gone"] = not granted
+            if granted:
+                self.release()
+            if isinstance(exc, asyncio.TimeoutError):
+                return False
+            raise
+        return True
+
+    def release(self) -> None:
+        with self._lock:
+            while self._waiters:
+                if self._waiters.popleft()():
+                    return  # the slot passes straight to the woken waiter
+            self._used = max(0, self._used - 1)
+
+
+class _AsyncFromSync(httpx.AsyncBaseTransport):
+    """Runs a sync transport in a worker thread so the async client can use it too."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self._inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        def _call() -> httpx.Response:
+            resp = self._inner.handle_request(request)
+            try:
+                raw = b"".join(resp.iter_raw())
+            finally:
+                resp.close()
+            return httpx.Response(
+                resp.status_code, headers=resp.headers, content=raw, extensions=resp.extensions
+            )
+
+        return await asyncio.to_thread(_call)
+
+
+def _sync_transport(transport: Any) -> httpx.BaseTransport | None:
+    if transport is None:
+        return None
+    handler = getattr(transport, "handler", None)
+    if isinstance(transport, httpx.MockTransport) and inspect.iscoroutinefunction(handler):
+        assert handler is not None
+        return httpx.MockTransport(lambda request: run_sync(handler(request)))
+    if isinstance(transport, httpx.BaseTransport):
+        return transport
+    raise InvalidInputError(
+        "set_transport() needs an httpx.BaseTransport (or an httpx.MockTransport) for sync calls"
+    )
+
+
+def _async_transport(transport: Any) -> httpx.AsyncBaseTransport | None:
+    if transport is None or isinstance(transport, httpx.AsyncBaseTransport):
+        return transport
+    return _AsyncFromSync(transport)
+
+
+def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
+    """A fully read response; the body is already decoded, so encoding headers must go."""
+    headers = [
+        (k, v)
+        for k, v in resp.headers.multi_items()
+        if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    out = httpx.Response(
+        resp.status_code, headers=headers, content=body, request=resp.request, extensions=resp.extensions
+    )
+    out.history = list(resp.history)
+    return out
+
+
+class _TooLargeError(Exception):
+    pass
+
+
+class _Call:
+    """The state of one ``request`` call across its attempts (shared by the sync and async loops)."""
+
+    def __init__(self, client: HttpClient, method: str, url: str, timeout: float | None,
+                 deadline: float | None, retry: bool, error_map: ErrorMap | None) -> None:
+        self.client = client
+        self.method = method.upper()
+        self.url = url
+        self.timeout = client._setting(timeout, client.timeout, "web.timeout", 20.0)
+        self.start = client._clock()
+        self.end = self.start + client._setting(deadline, client.deadline, "web.deadline", 60.0)
+        self.retries = int(client._setting(None, client.max_retries, "web.max_retries", 2)) if retry else 0
+        self.error_map = error_map
+        self.attempt = 0
+
+    def remaining(self) -> float:
+        return self.end - self.client._clock()
+
+    def _deadline_error(self, what: str) -> TimeoutError_:
+        spent = self.client._clock() - self.start
+        return TimeoutError_(
+            f"{self.client.provider}: {self.method} {_safe_url(self.url)} {what}; the call's deadline "
+            f"was reached after {spent:.1f}s (raise web.deadline or pass deadline=)",
+            provider=self.client.provider,
+        )
+
+    def attempt_timeout(self) -> float:
+        left = self.remaining()
+        if left <= 0:
+            raise self._deadline_error("did not finish")
+        return max(0.001, min(self.timeout, left))
+
+    def rate_wait(self) -> float:
+        bucket = self.client._bucket
+        if bucket is None:
+            return 0.0
+        wait = bucket.reserve()
+        if wait >= self.remaining():
+            bucket.give_back()
+            raise self._deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
+        return wait
+
+    def _retry_delay(self, retry_after: float | None) -> float | None:
+        """Seconds before the next attempt, or None when no retry is left or time would run out."""
+        if self.attempt >= self.retries:
+            return None
+        if retry_after is not None:
+            delay = min(retry_after, RETRY_AFTER_CAP)
+        else:
+            delay = self.client._rng.uniform(0.0, min(BACKOFF_CAP, BACKOFF_BASE * (2**self.attempt)))
+        if delay >= self.remaining():
+            return None
+        self.attempt += 1
+        return delay
+
+    def on_response(self, resp: httpx.Response) -> float | None:
+        """None: ``resp`` is the answer. A number: wait that long and try again. Raises the final error."""
+        status = resp.status_code
+        if status < 400:
+            return None
+        retry_after = parse_retry_after(resp.headers, now=self.client._wall())
+        retryable = status in (408, 429) or (status >= 500 and status not in _NO_RETRY_5XX)
+        delay = self._retry_delay(retry_after) if retryable else None
+        if delay is not None:
+            log.info(redact(f"{self.client.provider}: HTTP {status} from {_safe_url(self.url)}; "
+                            f"retry {self.attempt}/{self.retries} in {delay:.2f}s"))
+            return delay
+        raise self.client._status_error(resp, self.method, self.error_map, retry_after)
+
+    def on_exception(self, exc: httpx.HTTPError, timeout: float) -> float:
+        """Wait this long and try again, or raise the typed error for ``exc``."""
+        provider, where = self.client.provider, f"{self.method} {_safe_url(self.url)}"
+        safe_to_repeat = self.method in _IDEMPOTENT
+        err: HermesError
+        if isinstance(exc, httpx.TimeoutException):
+            kind = type(exc).__name__
+            safe_to_repeat = safe_to_repeat or isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
+            err = TimeoutError_(f"{provider}: {where} timed out after {timeout:.1f}s ({kind}); raise "
+                                "web.timeout or try again later", provider=provider)
+        elif isinstance(exc, httpx.ConnectError):
+            safe_to_repeat = True
+            err = NetworkError(f"{provider}: could not connect for {where} ({type(exc).__name__}); check "
+                               "the network and the provider's base_url", provider=provider)
+        elif isinstance(exc, (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError)):
+            err = NetworkError(f"{provider}: the connection failed during {where} ({type(exc).__name__}); "
+                               "try again later", provider=provider)
+        elif isinstance(exc, httpx.DecodingError):
+            safe_to_repeat = False
+            err = ParseError(f"{provider}: undecodable response body from {where}", provider=provider)
+        elif isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError)):
+            safe_to_repeat = False
+            err = InvalidInputError(f"{provider}: cannot send {where} ({type(exc).__name__}); check the "
+                                    "provider's base_url setting", provider=provider)
+        else:
+            safe_to_repeat = False
+            err = NetworkError(f"{provider}: {where} failed ({type(exc).__name__})", provider=provider)
+        delay = self._retry_delay(None) if safe_to_repeat else None
+        if delay is None:
+            raise err from None
+        log.info(redact(f"{provider}: {type(exc).__name__} on {where}; retry {self.attempt}/"
+                        f"{self.retries} in {delay:.2f}s"))
+        return delay
+
+
+class HttpClient:
+    """One per provider name: pooled httpx clients plus the retry, limit and redaction policy."""
+
+    def __init__(
+        self,
+        provider: str,
+        *,
+        timeout: float | None = None,
+        deadline: float | None = None,
+        max_retries: int | None = None,
+        rate_limit_per_s: float | None = None,
+        max_concurrency: int | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], None] | None = None,
+        asleep: Callable[[float], Awaitable[None]] | None = None,
+        wall_clock: Callable[[], float] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.provider = provider
+        self.timeout = timeout
+        self.deadline = deadline
+        self.max_retries = max_retries
+        self.max_response_bytes = max_response_bytes
+        self._transport = transport
+        self._clock = clock or time.monotonic
+        self._sleep = sleep or time.sleep
+        if asleep is not None:
+            self._asleep = asleep
+        elif sleep is not None:
+            self._asleep = self._fake_asleep
+        else:
+            self._asleep = asyncio.sleep
+        self._wall = wall_clock or time.time
+        self._rng = rng or random.Random()
+        self._lock = threading.Lock()
+        self._bucket: _TokenBucket | None = None
+        self._slots: _Slots | None = None
+        self.configure(rate_limit_per_s=rate_limit_per_s, max_concurrency=max_concurrency)
+        self._client: httpx.Client | None = None
+        self._client_gen = -1
+        self._aclients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, httpx.AsyncClient]]
+        self._aclients = weakref.WeakKeyDictionary()
+
+    async def _fake_asleep(self, seconds: float) -> None:
+        self._sleep(seconds)
+        await asyncio.sleep(0)
+
+    def configure(self, *, timeout: float | None = None, max_retries: int | None = None,
+                  rate_limit_per_s: float | None = None, max_concurrency: int | None = None) -> None:
+        """Change this provider's limits (``None`` leaves a setting as it is)."""
+        if timeout is not None:
+            self.timeout = timeout
+        if max_retries is not None:
+            self.max_retries = max_retries
+        if rate_limit_per_s is not None:
+            self._bucket = _TokenBucket(rate_limit_per_s, self._clock) if rate_limit_per_s > 0 else None
+        if max_concurrency is not None:
+            self._slots = _Slots(max_concurrency) if max_concurrency > 0 else None
+
+    @property
+    def rate_limit_per_s(self) -> float | None:
+        return self._bucket.rate if self._bucket else None
+
+    @property
+    def max_concurrency(self) -> int | None:
+        return self._slots.size if self._slots else None
+
+    def __repr__(self) -> str:
+        return (f"HttpClient(provider={self.provider!r}, timeout={self.timeout!r}, "
+                f"max_retries={self.max_retries!r}, rate_limit_per_s={self.rate_limit_per_s!r}, "
+                f"max_concurrency={self.max_concurrency!r})")
+
+    @staticmethod
+    def _setting(given: Any, own: Any, key: str, default: float) -> float:
+        for value in (given, own):
+            if value is not None:
+                return float(value)
+        return float(config.get(key, default))
+
+    def _status_error(self, resp: httpx.Response, method: str, error_map: ErrorMap | None,
+                      retry_after: float | None) -> HermesError:
+        if error_map is not None:
+            mapped = error_map(resp)
+            if mapped is not None:
+                if mapped.provider is None:
+                    mapped.provider = self.provider
+                if mapped.status is None:
+                    mapped.status = resp.status_code
+                return mapped
+        status = resp.status_code
+        hint = {401: "check the API key", 403: "check the API key and plan",
+                429: "rate limited; try again later"}
+        where = f"{method} {_safe_url(resp.request.url)}"
+        message = f"{self.provider}: HTTP {status} {resp.reason_phrase} from {where}"
+        excerpt = _excerpt(resp)
+        if excerpt:
+            message += f": {excerpt}"
+        if status in hint:
+            message += f" ({hint[status]})"
+        elif status >= 500:
+            message += " (the service failed; try again later or use another provider)"
+        return error_for_status(status, message, provider=self.provider, retry_after=retry_after)
+
+    # -- httpx clients -------------------------------------------------------------------------
+    def _current_transport(self) -> Any:
+        return self._transport if self._transport is not None else _transport
+
+    def _sync_client(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None or self._client_gen != _generation:
+                if self._client is not None:
+                    self._client.close()
+                self._client = httpx.Client(
+                    transport=_sync_transport(self._current_transport()),
+                    headers={"User-Agent": user_agent()},
+                    follow_redirects=True,
+                    max_redirects=5,
+                )
+                self._client_gen = _generation
+            return self._client
+
+    def _async_client(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            held = self._aclients.get(loop)
+            if held is None or held[0] != _generation:
+                client = httpx.AsyncClient(
+                    transport=_async_transport(self._current_transport()),
+                    headers={"User-Agent": user_agent()},
+                    follow_redirects=True,
+                    max_redirects=5,
+                )
+                held = (_generation, client)
+                self._aclients[loop] = held
+            return held[1]
+
+    def close(self) -> None:
+        """Close pooled connections (async pools are dropped; their loops close them)."""
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+            self._aclients = weakref.WeakKeyDictionary()
+
+    # -- sending -----------------------------------------------------------------------------
+    def _cap(self, max_bytes: int | None) -> int:
+        return self.max_response_bytes if max_bytes is None else max_bytes
+
+    def _too_large(self, call: _Call, cap: int) -> ParseError:
+        return ParseError(
+            f"{self.provider}: response from {_safe_url(call.url)} is larger than {cap} bytes "
+            "(pass max_bytes= to allow more)", provider=self.provider
+        )
+
+    def request(self, method: str, url: str, *, params: Any = None, json: Any = None, data: Any = None,
+                files: Any = None, headers: dict[str, str] | None = None, timeout: float | None = None,
+                deadline: float | None = None, error_map: ErrorMap | None = None, retry: bool = True,
+                max_bytes: int | None = None) -> httpx.Response:
+        """Send with retries; return a 2xx/3xx response (body read) or raise the typed error.
+
+        ``timeout`` bounds each attempt (default ``web.timeout``); ``deadline`` is the seconds the
+        whole call may take, waits and retries included (default ``web.deadline``).
+        """
+        _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
+        call = _Call(self, method, url, timeout, deadline, retry, error_map)
+        cap = self._cap(max_bytes)
+        client = self._sync_client()
+        while True:
+            per_attempt = call.attempt_timeout()
+            wait = call.rate_wait()
+            if wait:
+                self._sleep(wait)
+            slots = self._slots
+            if slots is not None and not slots.acquire(call.remaining()):
+                raise call._deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
+            try:
+                req = client.build_request(call.method, url, params=params, json=json, data=data,
+                                           files=files, headers=headers, timeout=per_attempt)
+                try:
+                    resp = client.send(req, stream=True)
+                    try:
+                        body = bytearray()
+                        for chunk in resp.iter_bytes():
+                            body += chunk
+                            if len(body) > cap:
+                                raise _TooLargeError
+                    finally:
+                        resp.close()
+                except httpx.HTTPError as exc:
+                    delay = call.on_exception(exc, per_attempt)
+                except _TooLargeError:
+                    raise self._too_large(call, cap) from None
+                else:
+                    resp = _rebuild(resp, bytes(body))
+                    next_delay = call.on_response(resp)
+                    if next_delay is None:
+                        return resp
+                    delay = next_delay
+            finally:
+                if slots is not None:
+                    slots.release()
+            self._sleep(delay)
+
+    async def arequest(self, method: str, url: str, *, params: Any = None, json: Any = None,
+                       data: Any = None, files: Any = None, headers: dict[str, str] | None = None,
+                       timeout: float | None = None, deadline: float | None = None,
+                       error_map: ErrorMap | None = None, retry: bool = True,
+                       max_bytes: int | None = None) -> httpx.Response:
+        """Async twin of ``request`` (same retries, limits and errors)."""
+        _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
+        call = _Call(self, method, url, timeout, deadline, retry, error_map)
+        cap = self._cap(max_bytes)
+        client = self._async_client()
+        while True:
+            per_attempt = call.attempt_timeout()
+            wait = call.rate_wait()
+            if wait:
+                await self._asleep(wait)
+            slots = self._slots
+            if slots is not None and not await slots.aacquire(call.remaining()):
+                raise call._deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
+            try:
+                req = client.build_request(call.method, url, params=params, json=json, data=data,
+                                           files=files, headers=headers, timeout=per_attempt)
+                try:
+                    resp = await client.send(req, stream=True)
+                    try:
+                        body = bytearray()
+                        async for chunk in resp.aiter_bytes():
+                            body += chunk
+                            if len(body) > cap:
+                                raise _TooLargeError
+                    finally:
+                        await resp.aclose()
+                except httpx.HTTPError as exc:
+                    delay = call.on_exception(exc, per_attempt)
+                except _TooLargeError:
+                    raise self._too_large(call, cap) from None
+                else:
+                    resp = _rebuild(resp, bytes(body))
+                    next_delay = call.on_response(resp)
+                    if next_delay is None:
+                        return resp
+                    delay = next_delay
+            finally:
+                if slots is not None:
+                    slots.release()
+            await self._asleep(delay)
+
+    # -- JSON helpers --------------------------------------------------------------------------
+    def _json(self, resp: httpx.Response) -> Any:
+        try:
+            return resp.json()
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ParseError(
+                f"{self.provider}: invalid JSON in the HTTP {resp.status_code} response from "
+                f"{_safe_url(resp.request.url)} ({type(exc).__name__}): {_excerpt(resp, 120)}",
+                provider=self.provider, status=resp.status_code,
+            ) from None
+
+    def get_json(self, url: str, **kw: Any) -> Any:
+        """GET ``url`` and parse JSON (invalid JSON raises ``ParseError``)."""
+        return self._json(self.request("GET", url, **kw))
+
+    def post_json(self, url: str, json: Any = None, **kw: Any) -> Any:
+        """POST ``json`` to ``url`` and parse the JSON answer."""
+        return self._json(self.request("POST", url, json=json, **kw))
+
+    async def aget_json(self, url: str, **kw: Any) -> Any:
+        return self._json(await self.arequest("GET", url, **kw))
+
+    async def apost_json(self, url: str, json: Any = None, **kw: Any) -> Any:
+        return self._json(await self.arequest("POST", url, json=json, **kw))
+
+
+def get_client(provider: str, *, timeout: float | None = None, max_retries: int | None = None,
+               rate_limit_per_s: float | None = None, max_concurrency: int | None = None) -> HttpClient:
+    """The shared client of ``provider`` (created once; given limits update the shared one)."""
+    with _lock:
+        client = _clients.get(provider)
+        if client is None:
+            client = _clients[provider] = HttpClient(provider)
+    client.configure(timeout=timeout, max_retries=max_retries, rate_limit_per_s=rate_limit_per_s,
+                     max_concurrency=max_concurrency)
+    return client
+
+
+def set_transport(transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None) -> None:
+    """Route every client through ``transport`` (tests: an ``httpx.MockTransport``); None restores."""
+    global _transport, _generation
+    with _lock:
+        _transport = transport
+        _generation += 1
+
+
+def get_transport() -> httpx.BaseTransport | httpx.AsyncBaseTransport | None:
+    """The transport set by ``set_transport`` (None: real network)."""
+    return _transport
+
+
+@on_reset
+def _reset() -> None:
+    global _transport, _generation
+    with _lock:
+        clients = list(_clients.values())
+        _clients.clear()
+        _transport = None
+        _generation += 1
+    for client in clients:
+        client.close()
