@@ -1,0 +1,96 @@
+"""A small, safe Markdown-to-HTML converter for extracted pages (everything else is escaped)."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlsplit
+
+__all__ = ["markdown_to_html"]
+
+_PRE = "white-space:pre-wrap;background:rgba(127,127,127,.12);padding:6px;border-radius:4px"
+_QUOTE = "margin:4px 0;padding-left:8px;border-left:3px solid rgba(127,127,127,.5)"
+
+
+def _e(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _link(url: str, label: str) -> str:
+    return f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{_e(label)}</a>'
+
+
+_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*")
+
+
+def _inline(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        out.append(_e(text[pos : m.start()]))
+        code, bold, label, url, italic = m.groups()
+        if code is not None:
+            out.append(f"<code>{_e(code)}</code>")
+        elif bold is not None:
+            out.append(f"<strong>{_e(bold)}</strong>")
+        elif label is not None:
+            out.append(_link(url, label) if urlsplit(url).scheme in ("http", "https") else _e(m.group(0)))
+        else:
+            out.append(f"<em>{_e(italic)}</em>")
+        pos = m.end()
+    out.append(_e(text[pos:]))
+    return "".join(out)
+
+
+def markdown_to_html(text: str) -> str:
+    """A small, safe Markdown subset (headings, paragraphs, lists, quotes, code, links); all else escaped."""
+    blocks: list[str] = []
+    para: list[str] = []
+    items: list[str] = []
+    list_tag = ""
+    lines = (text or "").replace("\r\n", "\n").split("\n")
+    i = 0
+
+    def flush() -> None:
+        nonlocal list_tag
+        if para:
+            blocks.append(f"<p>{_inline(' '.join(para))}</p>")
+            para.clear()
+        if items:
+            blocks.append(f"<{list_tag}>" + "".join(f"<li>{x}</li>" for x in items) + f"</{list_tag}>")
+            items.clear()
+            list_tag = ""
+
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            flush()
+            code: list[str] = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith("```"):
+                code.append(lines[i])
+                i += 1
+            blocks.append(f'<pre style="{_PRE}">{_e(chr(10).join(code))}</pre>')
+        elif not stripped:
+            flush()
+        elif m := re.match(r"(#{1,6})\s+(.*)", stripped):
+            flush()
+            level = min(len(m.group(1)) + 2, 6)  # page headings sit below the card title
+            blocks.append(f'<h{level} style="margin:8px 0 4px 0">{_inline(m.group(2))}</h{level}>')
+        elif m := re.match(r"([-*+]|\d+[.)])\s+(.*)", stripped):
+            tag = "ol" if m.group(1)[0].isdigit() else "ul"
+            if para or (items and tag != list_tag):
+                flush()
+            list_tag = tag
+            items.append(_inline(m.group(2)))
+        elif stripped.startswith(">"):
+            flush()
+            blocks.append(f'<blockquote style="{_QUOTE}">{_inline(stripped.lstrip("> "))}</blockquote>')
+        else:
+            if items:
+                flush()
+            para.append(stripped)
+        i += 1
+    flush()
+    return "\n".join(blocks)
