@@ -1,0 +1,116 @@
+"""Point hermes_nb's configuration at an emulator (``use_emulator``) and serve one from the CLI."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb.errors import InvalidInputError
+from hermes_nb.testing._server import IMAGE_PROVIDERS, WEB_PROVIDERS, Emulator
+
+__all__ = ["use_emulator", "serve", "KEY_NAMES"]
+
+#: provider -> the secret it reads; ``use_emulator`` sets each to the valid "emu-<name>-key".
+KEY_NAMES = {
+    "brave": "BRAVE_SEARCH_API_KEY",
+    "tavily": "TAVILY_API_KEY",
+    "openai": "OPENAI_API_KEY",
+    "xai": "XAI_API_KEY",
+    "fal": "FAL_KEY",
+}
+
+
+def _config_keys(providers: Iterable[str]) -> dict[str, str]:
+    return {
+        (f"web.{name}.base_url" if name in WEB_PROVIDERS else f"image_gen.{name}.base_url"): name
+        for name in providers
+    }
+
+
+class _Applied:
+    """The configuration changes of one ``use_emulator`` call; call it (or exit it) to undo."""
+
+    def __init__(self, emu: Emulator, providers: list[str]) -> None:
+        self._saved_config: dict[str, tuple[bool, Any]] = {}
+        self._saved_keys: dict[str, str | None] = {}
+        self._undone = False
+        settings: dict[str, Any] = {key: emu.base_url(name) for key, name in _config_keys(providers).items()}
+        settings["security.allow_private_urls"] = True
+        for key, value in settings.items():
+            current = config.effective(key)
+            self._saved_config[key] = (current.source == "runtime", current.value)
+            config.set(key, value)
+        for name in providers:
+            if name in KEY_NAMES:
+                secret = KEY_NAMES[name]
+                self._saved_keys[secret] = _session_key(secret)
+                config.set_key(secret, f"emu-{name}-key")
+
+    def __call__(self) -> None:
+        """Restore every value changed by ``use_emulator`` (idempotent)."""
+        if self._undone:
+            return
+        self._undone = True
+        for key, (was_runtime, value) in self._saved_config.items():
+            if was_runtime:
+                config.set(key, value)
+            else:
+                config.unset(key)
+        for secret, previous in self._saved_keys.items():
+            config.set_key(secret, previous)
+
+    def __enter__(self) -> _Applied:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self()
+
+
+def _session_key(name: str) -> str | None:
+    # config exposes no getter for session-only keys; read them to restore exactly what was there
+    with config._lock:
+        return config._session_keys.get(name)
+
+
+def use_emulator(emu: Emulator, providers: Iterable[str] | None = None) -> _Applied:
+    """Point every emulated provider (or only ``providers``) at ``emu``; returns an undo callable.
+
+    Sets ``web.<name>.base_url`` / ``image_gen.<name>.base_url``, valid fake keys
+    (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and
+    ``security.allow_private_urls=True`` — this turns the private-URL (SSRF) guard OFF so that
+    extract, crawl and image downloads can reach the emulator's loopback pages; do not leave it on
+    outside tests. Use as ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
+    """
+    names = list(providers) if providers is not None else [*WEB_PROVIDERS, *IMAGE_PROVIDERS]
+    unknown = [n for n in names if n not in WEB_PROVIDERS and n not in IMAGE_PROVIDERS]
+    if unknown:
+        raise InvalidInputError(
+            f"the emulator does not speak {unknown}; choose from {[*WEB_PROVIDERS, *IMAGE_PROVIDERS]}"
+        )
+    return _Applied(emu, names)
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 0, seed: int = 0, *, stop: threading.Event | None = None
+) -> None:
+    """Run an emulator for ``hermes-nb emulate``: print how to use it, block until Ctrl-C (or ``stop``)."""
+    emu = Emulator(seed=seed, host=host, port=port)
+    try:
+        print(f"hermes_nb provider emulator on {emu.url} (loopback only; Ctrl-C stops it)")
+        print("In a notebook:\n    import hermes_nb as hn")
+        for key, name in _config_keys([*WEB_PROVIDERS, *IMAGE_PROVIDERS]).items():
+            print(f"    hn.config.set({key!r}, {emu.base_url(name)!r})")
+        print("    hn.config.set('security.allow_private_urls', True)  # extract may reach loopback pages")
+        for name, secret in KEY_NAMES.items():
+            print(f"    hn.config.set_key({secret!r}, 'emu-{name}-key')")
+        print(f"Pages for extract and crawl: {emu.page_url('/site/')}", flush=True)
+        waiter = stop or threading.Event()
+        try:
+            while not waiter.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            print("emulator stopped")
+    finally:
+        emu.close()

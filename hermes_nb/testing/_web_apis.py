@@ -1,0 +1,544 @@
+"""Emulated web APIs: Brave Search, Tavily, SearXNG and Jina Reader (facts: reference/web-apis.md)."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, unquote, urljoin, urlsplit
+
+from hermes_nb.testing._pages import read_url, site_response, words
+from hermes_nb.testing._wire import Api, Call, Response
+
+__all__ = ["APIS", "hits"]
+
+_DOMAINS = (
+    "docs.example.com",
+    "blog.example.org",
+    "news.example.net",
+    "wiki.example.com",
+    "learn.example.edu",
+)
+_ENGINES = ("duckduckgo", "brave", "wikipedia", "bing", "mojeek")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "page"
+
+
+def hits(call: Call, query: str, count: int, start: int = 0) -> list[dict[str, Any]]:
+    """``count`` deterministic results for ``query`` starting at index ``start`` (title, url, snippet)."""
+    emu = call.emu
+    out = []
+    for index in range(start, start + count):
+        rng = emu.rng("hit", query, index)
+        topic = words(rng, 3)
+        slug = f"{_slug(query)}-{index + 1}"
+        if emu.results_link_to_site:
+            url = f"{emu.url}/site/articles/{slug}.html"
+        else:
+            url = f"https://{_DOMAINS[rng.randrange(len(_DOMAINS))]}/{_slug(topic)}/{slug}"
+        out.append(
+            {
+                "title": f"{query.strip().title()}: {topic.title()} ({index + 1})",
+                "url": url,
+                "snippet": f"All about {query.strip()} and {topic}. {words(rng, 12).capitalize()}.",
+                "date": f"2024-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}",
+            }
+        )
+    return out
+
+
+def _request_id(call: Call, *parts: object) -> str:
+    return str(uuid.UUID(int=call.emu.rng("request-id", *parts, len(call.emu.requests)).getrandbits(128)))
+
+
+# --- Brave ------------------------------------------------------------------------------------
+class BraveApi:
+    """``GET {base}/res/v1/web/search`` with ``X-Subscription-Token``; bad token = 422."""
+
+    name = "brave"
+    _LIMIT_HEADERS = {"X-RateLimit-Limit": "1, 15000", "X-RateLimit-Policy": "1;w=1, 15000;w=2592000"}
+
+    def _error(
+        self,
+        call: Call,
+        status: int,
+        code: str,
+        detail: str,
+        meta: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        body = {
+            "type": "ErrorResponse",
+            "error": {
+                "id": _request_id(call, code),
+                "status": status,
+                "code": code,
+                "detail": detail,
+                "meta": meta,
+            },
+            "time": int(time.time()),
+        }
+        return Response.json(body, status, headers)
+
+    def _validation(self, call: Call, loc: list[str], msg: str) -> Response:
+        meta = {"component": "validation", "errors": [{"type": "value_error", "loc": loc, "msg": msg}]}
+        return self._error(call, 422, "VALIDATION", "Unable to validate request parameter(s)", meta)
+
+    def handle(self, call: Call) -> Response:
+        if call.subpath != "/res/v1/web/search" or call.request.method not in ("GET", "POST"):
+            return self._error(call, 404, "NOT_FOUND", "Resource not found", {"component": "api"})
+        token = call.header("x-subscription-token")
+        if not token and not call.auth_fail:
+            meta = {
+                "component": "validation",
+                "errors": [
+                    {"type": "missing", "loc": ["header", "x-subscription-token"], "msg": "Field required"}
+                ],
+            }
+            return self._error(call, 422, "VALIDATION", "Unable to validate request parameter(s)", meta)
+        if call.auth_fail or token == call.emu.BAD_KEY:
+            return self._error(
+                call,
+                422,
+                "SUBSCRIPTION_TOKEN_INVALID",
+                "The provided subscription token is invalid.",
+                {"component": "authentication"},
+            )
+        params = {k: v[0] for k, v in call.request.query.items()}
+        if call.request.method == "POST":
+            params.update({k: str(v) for k, v in call.json_body.items()})
+        query = params.get("q", "")
+        if not query.strip() or len(query) > 400 or len(query.split()) > 50:
+            return self._validation(call, ["query", "q"], "q must be 1-400 characters and at most 50 words")
+        try:
+            count = int(params.get("count", "20"))
+            offset = int(params.get("offset", "0"))
+        except ValueError:
+            return self._validation(call, ["query", "count"], "count and offset must be integers")
+        if not 1 <= count <= 20:
+            return self._validation(call, ["query", "count"], "Input should be less than or equal to 20")
+        if not 0 <= offset <= 9:
+            return self._validation(call, ["query", "offset"], "Input should be less than or equal to 9")
+        used = len(call.emu.requests_for("brave"))
+        headers = {
+            **self._LIMIT_HEADERS,
+            "X-RateLimit-Remaining": f"0, {max(0, 15000 - used)}",
+            "X-RateLimit-Reset": "1, 2592000",
+        }
+        body: dict[str, Any] = {
+            "type": "search",
+            "query": {
+                "original": query,
+                "show_strict_warning": False,
+                "is_navigational": False,
+                "more_results_available": offset < 9,
+                "country": params.get("country", "us"),
+            },
+        }
+        if not call.empty:
+            # Brave omits a section that has no results, so an empty answer has no "web" key
+            body["web"] = {
+                "type": "search",
+                "family_friendly": True,
+                "results": [self._result(query, hit) for hit in hits(call, query, count, offset * count)],
+            }
+        return Response.json(body, headers=headers)
+
+    @staticmethod
+    def _result(query: str, hit: dict[str, Any]) -> dict[str, Any]:
+        description = html.escape(hit["snippet"])
+        for term in {t for t in query.split() if t.isalnum()}:
+            description = re.sub(rf"\b({re.escape(term)})\b", r"<strong>\1</strong>", description, flags=re.I)
+        parts = urlsplit(hit["url"])
+        return {
+            "type": "search_result",
+            "title": hit["title"],
+            "url": hit["url"],
+            "description": description,
+            "age": hit["date"],
+            "page_age": hit["date"] + "T00:00:00",
+            "language": "en",
+            "family_friendly": True,
+            "profile": {
+                "name": parts.hostname,
+                "url": hit["url"],
+                "long_name": parts.hostname,
+                "img": f"https://imgs.search.brave.com/{parts.hostname}.png",
+            },
+            "meta_url": {
+                "scheme": parts.scheme,
+                "netloc": parts.netloc,
+                "hostname": parts.hostname,
+                "favicon": f"https://imgs.search.brave.com/{parts.hostname}.ico",
+                "path": parts.path,
+            },
+        }
+
+    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
+        if status == 429:
+            # Brave sends no Retry-After: the wait is the per-second X-RateLimit-Reset value
+            reset = str(int(retry_after)) if retry_after is not None else "1"
+            headers = {
+                **self._LIMIT_HEADERS,
+                "X-RateLimit-Remaining": "0, 14000",
+                "X-RateLimit-Reset": f"{reset}, 2592000",
+            }
+            return self._error(
+                call,
+                429,
+                "RATE_LIMITED",
+                "Request rate limit exceeded for plan.",
+                {"component": "rate_limiter", "plan": "Free", "rate_limit": 1, "rate_current": 2},
+                headers,
+            )
+        code = {422: "VALIDATION", 404: "SUBSCRIPTION_NOT_FOUND"}.get(status, "INTERNAL_ERROR")
+        return self._error(call, status, code, f"Emulated error {status}.", {"component": "api"})
+
+
+# --- Tavily -----------------------------------------------------------------------------------
+_TAVILY_ERRORS = {
+    400: "Bad request.",
+    401: "Unauthorized: missing or invalid API key.",
+    403: "Forbidden.",
+    429: "Your request has been blocked due to excessive requests. Please reduce the rate of requests.",
+    432: "This request exceeds your plan's set usage limit. Please upgrade your plan or contact support.",
+    433: "This request exceeds the pay-as-you-go limit. You can increase your limit on the Tavily dashboard.",
+}
+
+
+class TavilyApi:
+    """``POST {base}/search|/extract|/crawl`` with ``Authorization: Bearer`` or body ``api_key``."""
+
+    name = "tavily"
+
+    def error(
+        self, call: Call, status: int, retry_after: float | None, message: str | None = None
+    ) -> Response:
+        text = message or _TAVILY_ERRORS.get(status, "Internal server error." if status >= 500 else "Error.")
+        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        return Response.json({"detail": {"error": text}}, status, headers)
+
+    def handle(self, call: Call) -> Response:
+        routes: dict[str, Callable[[Call, dict[str, Any]], Response]] = {
+            "/search": self._search,
+            "/extract": self._extract,
+            "/crawl": self._crawl,
+            "/map": self._map,
+        }
+        route = routes.get(call.subpath)
+        if route is None:
+            return Response.json({"detail": "Not Found"}, 404)
+        if call.request.method != "POST":
+            return Response.json({"detail": "Method Not Allowed"}, 405)
+        if call.request.json is None or not isinstance(call.request.json, dict):
+            return self.error(call, 400, None, "Invalid JSON body.")
+        body = call.json_body
+        key = call.bearer() or body.get("api_key")
+        keyless = (
+            call.header("x-tavily-access-mode") or ""
+        ).lower() == "keyless" and call.subpath != "/crawl"
+        if call.auth_fail or key == call.emu.BAD_KEY or (not key and not keyless):
+            return self.error(call, 401, None)
+        return route(call, body)
+
+    def _search(self, call: Call, body: dict[str, Any]) -> Response:
+        query = body.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return self.error(call, 400, None, "Query is missing.")
+        max_results = body.get("max_results", 5)
+        if not isinstance(max_results, int) or not 0 <= max_results <= 20:
+            return self.error(call, 400, None, "max_results must be an integer between 0 and 20.")
+        depth = body.get("search_depth", "basic")
+        if depth not in ("basic", "advanced", "fast", "ultra-fast"):
+            return self.error(
+                call, 400, None, "Invalid search depth. Must be 'basic', 'advanced', 'fast' or 'ultra-fast'."
+            )
+        found = [] if call.empty else hits(call, query, max_results)
+        results = []
+        for rank, hit in enumerate(found):
+            item: dict[str, Any] = {
+                "title": hit["title"],
+                "url": hit["url"],
+                "content": hit["snippet"],
+                "score": round(0.95 - rank * 0.04, 4),
+                "raw_content": None,
+            }
+            if body.get("include_raw_content"):
+                item["raw_content"] = f"# {hit['title']}\n\n{hit['snippet']}"
+            if body.get("include_favicon"):
+                item["favicon"] = f"https://{urlsplit(hit['url']).hostname}/favicon.ico"
+            if body.get("topic") == "news":
+                item["published_date"] = hit["date"]
+            results.append(item)
+        answer = f"Emulated answer about {query.strip()}." if body.get("include_answer") and results else None
+        out: dict[str, Any] = {
+            "query": query,
+            "follow_up_questions": None,
+            "answer": answer,
+            "images": [],
+            "results": results,
+            "response_time": 0.12,
+            "request_id": _request_id(call, query),
+        }
+        if body.get("include_usage"):
+            out["usage"] = {"credits": 2 if depth == "advanced" else 1}
+        return Response.json(out)
+
+    def _extract(self, call: Call, body: dict[str, Any]) -> Response:
+        urls = body.get("urls")
+        if isinstance(urls, str):
+            urls = [urls]
+        if not isinstance(urls, list) or not urls or not all(isinstance(u, str) for u in urls):
+            return self.error(call, 400, None, "urls must be a URL or a non-empty list of URLs.")
+        if len(urls) > 20:
+            return self.error(call, 400, None, "Max 20 URLs are allowed.")
+        results, failed = [], []
+        for url in [] if call.empty else urls:
+            try:
+                title, text = read_url(call, url)
+            except LookupError as exc:
+                failed.append({"url": url, "error": str(exc)})
+                continue
+            item: dict[str, Any] = {"url": url, "raw_content": text, "images": []}
+            if body.get("include_favicon"):
+                item["favicon"] = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/favicon.ico"
+            results.append(item)
+        out: dict[str, Any] = {
+            "results": results,
+            "failed_results": failed,
+            "response_time": 0.2,
+            "request_id": _request_id(call, *urls),
+        }
+        if body.get("include_usage"):
+            out["usage"] = {"credits": max(1, len(results) // 5)}
+        return Response.json(out)
+
+    def _walk(self, call: Call, body: dict[str, Any]) -> list[tuple[str, str]] | Response:
+        start = body.get("url")
+        if not isinstance(start, str) or not start.startswith(("http://", "https://")):
+            return self.error(call, 400, None, "url must be an http(s) URL.")
+        max_depth, max_breadth, limit = (
+            body.get("max_depth", 1),
+            body.get("max_breadth", 20),
+            body.get("limit", 50),
+        )
+        if not all(isinstance(v, int) and v >= 1 for v in (max_depth, max_breadth, limit)):
+            return self.error(call, 400, None, "max_depth, max_breadth and limit must be positive integers.")
+        if call.empty:
+            return []
+        pages: list[tuple[str, str]] = []
+        seen, frontier = {start}, [start]
+        for depth in range(max_depth + 1):
+            next_frontier: list[str] = []
+            for url in frontier:
+                if len(pages) >= limit:
+                    return pages
+                try:
+                    pages.append((url, read_url(call, url)[1]))
+                except LookupError:
+                    continue
+                if depth == max_depth:
+                    continue
+                for link in _site_links(call, url)[:max_breadth]:
+                    if link not in seen:
+                        seen.add(link)
+                        next_frontier.append(link)
+            frontier = next_frontier
+        return pages
+
+    def _crawl(self, call: Call, body: dict[str, Any]) -> Response:
+        pages = self._walk(call, body)
+        if isinstance(pages, Response):
+            return pages
+        results = [{"url": url, "raw_content": text, "images": []} for url, text in pages]
+        return Response.json(
+            {
+                "base_url": body["url"],
+                "results": results,
+                "response_time": 0.5,
+                "request_id": _request_id(call, body["url"]),
+            }
+        )
+
+    def _map(self, call: Call, body: dict[str, Any]) -> Response:
+        pages = self._walk(call, body)
+        if isinstance(pages, Response):
+            return pages
+        return Response.json(
+            {
+                "base_url": body["url"],
+                "results": [url for url, _ in pages],
+                "response_time": 0.3,
+                "request_id": _request_id(call, body["url"]),
+            }
+        )
+
+
+def _site_links(call: Call, url: str) -> list[str]:
+    """Same-site links of an emulator page (other URLs have none)."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != call.emu.url:
+        return []
+    page = site_response(call, parts.path or "/")
+    if not page.content_type.startswith("text/html"):
+        return []
+    links = []
+    for href in re.findall(r'href="([^"]+)"', page.body.decode("utf-8", "replace")):
+        absolute = urljoin(url, href).split("#")[0]
+        if absolute.startswith(call.emu.url + "/site/") and absolute not in links:
+            links.append(absolute)
+    return links
+
+
+# --- SearXNG ----------------------------------------------------------------------------------
+class SearxngApi:
+    """``GET|POST {base}/search?format=json`` (or ``/``); JSON off = 403 HTML page."""
+
+    name = "searxng"
+    _FORBIDDEN = (
+        "<!DOCTYPE html><html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>"
+    )
+
+    def handle(self, call: Call) -> Response:
+        if call.subpath not in ("", "/", "/search"):
+            return Response.text("<h1>Not Found</h1>", 404, "text/html; charset=utf-8")
+        params = {k: v[0] for k, v in call.request.query.items()}
+        if call.request.method == "POST":
+            form = parse_qs(call.request.body.decode("utf-8", "replace"), keep_blank_values=True)
+            params.update({k: v[0] for k, v in form.items()})
+        fmt = params.get("format", "html")
+        if call.auth_fail or (fmt != "html" and (fmt != "json" or not call.emu.searxng_json_enabled)):
+            return Response.text(self._FORBIDDEN, 403, "text/html; charset=utf-8")
+        query = params.get("q", "")
+        if not query.strip():
+            return Response.json({"error": "No query"}, 400)
+        try:
+            pageno = int(params.get("pageno", "1"))
+        except ValueError:
+            pageno = 0
+        if pageno < 1:
+            return Response.json({"error": "pageno must be a positive integer"}, 400)
+        found = [] if call.empty else hits(call, query, 10, (pageno - 1) * 10)
+        results = []
+        for rank, hit in enumerate(found):
+            rng = call.emu.rng("searxng", query, pageno, rank)
+            engines = sorted(rng.sample(_ENGINES, rng.randrange(1, 4)))
+            parts = urlsplit(hit["url"])
+            results.append(
+                {
+                    "url": hit["url"],
+                    "title": hit["title"],
+                    "content": hit["snippet"],
+                    "engine": engines[0],
+                    "engines": engines,
+                    "positions": [rank + 1] * len(engines),
+                    "score": round(10.0 / (rank + 1), 4),
+                    "category": "general",
+                    "template": "default.html",
+                    "publishedDate": hit["date"] + "T00:00:00",
+                    "thumbnail": "",
+                    "img_src": "",
+                    "parsed_url": [parts.scheme, parts.netloc, parts.path, "", "", ""],
+                }
+            )
+        # SearXNG orders by score, but clients must not rely on it: shuffle so only `score` orders them
+        call.emu.rng("searxng-order", query, pageno).shuffle(results)
+        if fmt == "html":
+            items = "".join(
+                f'<article><a href="{html.escape(r["url"])}">{html.escape(r["title"])}</a></article>'
+                for r in results
+            )
+            return Response.text(
+                f"<html><body>{items}</body></html>", content_type="text/html; charset=utf-8"
+            )
+        return Response.json(
+            {
+                "query": query,
+                "results": results,
+                "answers": [],
+                "corrections": [],
+                "infoboxes": [],
+                "suggestions": [],
+                "unresponsive_engines": [],
+            }
+        )
+
+    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
+        if status == 429:
+            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+            return Response.text("<h1>Too Many Requests</h1>", 429, "text/html; charset=utf-8", headers)
+        if status == 403:
+            return Response.text(self._FORBIDDEN, 403, "text/html; charset=utf-8")
+        return Response.json({"error": "search error" if status >= 500 else f"error {status}"}, status)
+
+
+# --- Jina Reader ------------------------------------------------------------------------------
+_JINA_ERRORS = {
+    401: ("AuthenticationFailedError", 1, "Invalid API key, please get a new one from the Jina dashboard."),
+    402: ("InsufficientBalanceError", 3, "Account balance not enough to run this query, please recharge."),
+    422: ("ParamValidationError", 2, "Invalid request parameters."),
+    429: ("RateLimitTriggeredError", 3, "Per IP rate limit exceeded."),
+}
+
+
+class JinaApi:
+    """``GET {base}/<url>`` (or ``POST {base}/`` with ``{"url"}``): the page as Markdown text."""
+
+    name = "jina"
+
+    def _err(
+        self, status: int, name: str, sub: int, message: str, headers: dict[str, str] | None = None
+    ) -> Response:
+        body = {
+            "data": None,
+            "code": status,
+            "name": name,
+            "status": status * 100 + sub,
+            "message": message,
+            "readableMessage": f"{name}: {message}",
+        }
+        return Response.json(body, status, headers)
+
+    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
+        name, sub, message = _JINA_ERRORS.get(status, ("InternalServerError", 0, "Internal server error."))
+        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        return self._err(status, name, sub, message, headers)
+
+    def handle(self, call: Call) -> Response:
+        if call.auth_fail or call.bearer() == call.emu.BAD_KEY:
+            return self.error(call, 401, None)
+        if call.request.method == "POST":
+            target = str(call.json_body.get("url", ""))
+        else:
+            target = call.subpath.lstrip("/")
+            if target.lower().startswith(("http%3a", "https%3a")):
+                target = unquote(target)
+            query = "&".join(f"{k}={v}" for k, values in call.request.query.items() for v in values)
+            target += f"?{query}" if query else ""
+        if not target:
+            return self._err(422, "ParamValidationError", 2, "url is required.")
+        if call.empty:
+            return Response.text("")
+        try:
+            title, content = read_url(call, target)
+        except LookupError as exc:
+            return self._err(422, "AssertionFailureError", 6, f"Failed to goto {target}: {exc}")
+        if "application/json" in (call.header("accept") or ""):
+            data = {
+                "title": title,
+                "description": "",
+                "url": target,
+                "content": content,
+                "usage": {"tokens": max(1, len(content) // 4)},
+            }
+            return Response.json({"code": 200, "status": 20000, "data": data})
+        text = f"Title: {title}\n\nURL Source: {target}\n\nMarkdown Content:\n{content}\n"
+        return Response.text(text)
+
+
+APIS: list[Api] = [BraveApi(), TavilyApi(), SearxngApi(), JinaApi()]
