@@ -19,6 +19,10 @@ __all__ = [
     "parse_search_envelope",
     "parse_extract_envelope",
     "parse_crawl_envelope",
+    "to_record",
+    "page_from_record",
+    "search_result_from_record",
+    "extract_result_from_record",
     "NO_RESULT_FOR_URL",
 ]
 
@@ -391,6 +395,35 @@ def parse_crawl_envelope(env: Any, provider: str = "provider") -> list[Page]:
     return pages
 
 
-def to_jsonable(obj: Any) -> Any:
-    """Plain JSON-safe form of a result dataclass (store and batch rows)."""
-    return asdict(obj)
+def to_record(result: SearchResult | ExtractResult | CrawlResult) -> dict[str, Any]:
+    """A JSON-safe dict of a web result (batch jobs persist these)."""
+    return asdict(result)
+
+
+def _attempts(rows: Any) -> list[Attempt]:
+    return [Attempt(**row) for row in rows or []]
+
+
+def page_from_record(data: dict[str, Any]) -> Page:
+    """A ``Page`` from its ``asdict`` form (unknown keys ignored)."""
+    return Page(**{k: v for k, v in data.items() if k in Page.__dataclass_fields__})
+
+
+def _pages(rows: Any) -> list[Page]:
+    return [page_from_record(row) for row in rows or []]
+
+
+def search_result_from_record(data: dict[str, Any]) -> SearchResult:
+    """Inverse of ``to_record`` for a ``SearchResult``."""
+    fields = {k: v for k, v in data.items() if k in SearchResult.__dataclass_fields__}
+    fields["hits"] = [SearchHit(**hit) for hit in data.get("hits") or []]
+    fields["attempts"] = _attempts(data.get("attempts"))
+    return SearchResult(**fields)
+
+
+def extract_result_from_record(data: dict[str, Any]) -> ExtractResult:
+    """Inverse of ``to_record`` for an ``ExtractResult``."""
+    fields = {k: v for k, v in data.items() if k in ExtractResult.__dataclass_fields__}
+    fields["pages"] = _pages(data.get("pages"))
+    fields["attempts"] = _attempts(data.get("attempts"))
+    return ExtractResult(**fields)

@@ -235,6 +235,10 @@ class Store:
         page["metadata"] = json.loads(page["metadata"] or "{}")
         return page
 
+    def has_pages(self) -> bool:
+        with self._read() as conn:
+            return conn.execute("SELECT 1 FROM pages LIMIT 1").fetchone() is not None
+
     def search_pages(self, query: str, limit: int = 10) -> list[SearchHit]:
         """Full-text search (BM25) over stored pages: every word first, any word when that finds nothing."""
         words = _WORD.findall(query or "")

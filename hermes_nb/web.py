@@ -28,6 +28,7 @@ from hermes_nb.results import (
     Page,
     SearchHit,
     SearchResult,
+    page_from_record,
     parse_crawl_envelope,
     parse_extract_envelope,
     parse_search_envelope,
@@ -157,15 +158,6 @@ def _index_pages(pages: Sequence[Page], provider: str) -> None:
         log.warning("page index skipped: %s", exc)
 
 
-def _page_record(page: Page) -> dict[str, Any]:
-    return asdict(page)
-
-
-def _page_from_record(data: dict[str, Any]) -> Page:
-    fields = {k: v for k, v in data.items() if k in Page.__dataclass_fields__}
-    return Page(**fields)
-
-
 def _miss(what: str) -> CacheMissError:
     return CacheMissError(
         f"cache.mode is 'replay' and the store has no {what}; run it once with "
@@ -275,7 +267,7 @@ class _Extract:
             for url in unique:
                 hit = _cache_get(self._key(url), None)
                 if hit is not None:
-                    self.found[url] = (_page_from_record(hit[0]), hit[1])
+                    self.found[url] = (page_from_record(hit[0]), hit[1])
         self.missing = [u for u in unique if u not in self.found]
         if self.missing and self.mode == "replay":
             more = f" (and {len(self.missing) - 1} more)" if len(self.missing) > 1 else ""
@@ -297,7 +289,7 @@ class _Extract:
         if self.mode in ("read_write", "refresh"):
             for url, page in fresh.items():
                 if page.error is None:
-                    _cache_put(self._key(url), "extract", provider or "", _page_record(page))
+                    _cache_put(self._key(url), "extract", provider or "", asdict(page))
         if provider is not None:
             _index_pages(pages, provider)
         out = []
@@ -352,7 +344,7 @@ class _Crawl:
         if self.mode in ("read_write", "replay"):
             found = _cache_get(self.key, _ttl() if self.mode == "read_write" else None)
             if found is not None:
-                pages = [longtext.apply(_page_from_record(p)) for p in found[0]["pages"]]
+                pages = [longtext.apply(page_from_record(p)) for p in found[0]["pages"]]
                 return self._result(pages, found[1], [], cached=True)
         if self.mode == "replay":
             raise _miss(f"crawl of {self.url} (depth {self.depth}, limit {self.limit})")
@@ -380,7 +372,7 @@ class _Crawl:
 
     def finish(self, pages: list[Page], provider: str, attempts: list[Attempt]) -> CrawlResult:
         if self.mode in ("read_write", "refresh"):
-            _cache_put(self.key, "crawl", provider, {"pages": [_page_record(p) for p in pages]})
+            _cache_put(self.key, "crawl", provider, {"pages": [asdict(p) for p in pages]})
         _index_pages(pages, provider)
         return self._result([longtext.apply(p) for p in pages], provider, attempts, cached=False)
 

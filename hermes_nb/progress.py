@@ -1,0 +1,90 @@
+"""Progress bars that show only in interactive use, so saved notebook outputs stay stable.
+
+A bar (``tqdm.auto``) appears when a person is watching: an IPython kernel or a terminal. It is
+silent when ``HERMES_NB_PROGRESS=0``, when ``CI`` is set (nbval, nbconvert and CI runs), and
+when there is neither a kernel nor a TTY. ``HERMES_NB_PROGRESS=1`` or ``progress=True`` forces it
+on; ``progress=False`` forces it off.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["Progress", "is_interactive", "progress"]
+
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _in_kernel() -> bool:
+    shell: Any = None
+    ipython = sys.modules.get("IPython")
+    if ipython is not None:
+        try:
+            shell = ipython.get_ipython()
+        except Exception:
+            shell = None
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _on_tty() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def is_interactive() -> bool:
+    """True when a progress bar would be seen by a person (see the module docstring)."""
+    forced = os.environ.get("HERMES_NB_PROGRESS")
+    if forced is not None:
+        return forced.strip().lower() not in _FALSE
+    if os.environ.get("CI", "").strip().lower() not in _FALSE:
+        return False
+    return _in_kernel() or _on_tty()
+
+
+class Progress:
+    """A counter with an optional tqdm bar behind it (``update`` is always safe to call)."""
+
+    def __init__(self, total: int | None, desc: str, bar: Any = None) -> None:
+        self.total = total
+        self.desc = desc
+        self.done = 0
+        self._bar = bar
+
+    @property
+    def visible(self) -> bool:
+        return self._bar is not None
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _make_bar(total: int | None, desc: str) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=desc, leave=False)
+
+
+@contextmanager
+def progress(total: int | None, desc: str = "", *, enabled: bool | None = None) -> Iterator[Progress]:
+    """``with progress(n, "searching") as bar: ... bar.update()``; ``enabled`` overrides detection."""
+    show = is_interactive() if enabled is None else bool(enabled)
+    tracker = Progress(total, desc, _make_bar(total, desc) if show else None)
+    try:
+        yield tracker
+    finally:
+        tracker.close()

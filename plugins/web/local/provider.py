@@ -1,0 +1,53 @@
+"""``local``: search that works offline, over extracted pages and indexed folders (FTS5, BM25 order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_nb.store import FILENAME, StoreError, get_store
+from hermes_nb.web_provider import WebSearchProvider
+
+MAX_RESULTS = 100
+
+
+class LocalProvider(WebSearchProvider):
+    """Full-text search over the store; available once it holds at least one page."""
+
+    tier = "offline"
+    max_limit = MAX_RESULTS
+
+    @property
+    def name(self) -> str:
+        return "local"
+
+    @property
+    def display_name(self) -> str:
+        return "Local store (offline)"
+
+    def _has_pages(self) -> bool:
+        store = get_store()
+        # Never create the store file just to answer an availability check.
+        if not store.path.exists():
+            return False
+        try:
+            return store.has_pages()
+        except StoreError:
+            return False
+
+    def is_available(self) -> bool:
+        return self._has_pages()
+
+    def is_keyless_available(self) -> bool:
+        return self._has_pages()
+
+    def search(self, query: str, limit: int = 5) -> dict[str, Any]:
+        hits = get_store().search_pages(query, max(1, min(int(limit), MAX_RESULTS)))
+        return {"success": True, "data": {"web": [hit.to_dict() for hit in hits]}}
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {
+            "name": self.display_name,
+            "badge": "offline",
+            "tag": f"Searches pages in $HERMES_HOME/{FILENAME}; add files with hn.store.index_folder(path)",
+            "env_vars": [],
+        }
