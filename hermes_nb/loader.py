@@ -1,0 +1,611 @@
+"""The plugin loader: discovery, the enable/disable gate, lazy import and per-plugin isolation.
+
+Sources, in order (a later source overrides an earlier one by key; the override is recorded on the
+winner and logged):
+
+1. bundled: ``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins/`` (the wheel), else the
+   repository's ``plugins/``;
+2. user: ``$HERMES_HOME/plugins/``;
+3. project: ``./.hermes/plugins/``, only when ``HERMES_ENABLE_PROJECT_PLUGINS`` is truthy;
+4. pip: entry points of group ``hermes_agent.plugins``.
+
+A directory holding ``plugin.yaml``/``plugin.yml`` is a plugin; one without, at the top level, is a
+category (``web/``, ``image_gen/``) scanned one level deeper. Keys are ``<category>/<dir>`` or, for
+flat plugins, the manifest ``name``.
+
+Gate: a key, name or directory name in ``plugins.disabled`` is never loaded (deny wins). Bundled
+plugins (backends and general ones such as the calculator) always load otherwise. Every other
+plugin loads only when listed in ``plugins.enabled``. ``HERMES_SAFE_MODE=1`` skips every
+non-bundled source (Hermes skips all discovery; a notebook still needs its bundled providers).
+
+``discover()`` reads manifests only. Plugin code is imported when its capability is first needed:
+the provider registries call ``ensure_loaded`` before ``get``/``list``, the tool and hook registries
+call ``ensure_loaded("tools")`` / ``ensure_loaded("hooks")``. A plugin whose import or
+``register()`` fails is recorded with its error; every other plugin keeps loading.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hermes_nb import config, registry
+from hermes_nb._state import on_reset
+from hermes_nb.context import CliCommand, PluginContext, PluginMagic, _Registered
+from hermes_nb.errors import InvalidInputError
+from hermes_nb.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
+from hermes_nb.redaction import redact
+
+__all__ = [
+    "CAPABILITIES",
+    "ENTRY_POINT_GROUP",
+    "PluginManager",
+    "PluginRecord",
+    "bundled_plugins_dir",
+    "disable",
+    "enable",
+    "ensure_loaded",
+    "get_plugin_commands",
+    "get_plugin_magics",
+    "get_plugin_manager",
+    "list_plugins",
+    "load_plugins",
+    "module_name",
+]
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "hermes_agent.plugins"
+CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics")
+NAMESPACE = "hermes_plugins"
+_MAX_DEPTH = 2
+_GENERAL = frozenset({"tools", "hooks", "commands", "magics"})
+_NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def module_name(key: str) -> str:
+    """Import name of a directory plugin: ``web/my-backend`` → ``hermes_plugins.web__my_backend``."""
+    return f"{NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
+
+
+def _norm(value: object) -> str:
+    return str(value).strip().lower().replace("_", "-")
+
+
+def bundled_plugins_dir() -> Path | None:
+    """Where bundled plugins live for this installation (see the module docstring)."""
+    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
+    if override:
+        return Path(override).expanduser()
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@dataclass
+class PluginRecord:
+    """One discovered plugin: its manifest, the gate's verdict and what loading did."""
+
+    manifest: PluginManifest
+    enabled: bool = False
+    reason: str = ""  # why not enabled
+    error: str | None = None  # manifest, import or register() failure
+    loaded: bool = False
+    attempted: bool = False
+    module: Any = None
+    overrides: list[str] = field(default_factory=list)
+    registered: _Registered = field(default_factory=_Registered)
+
+    @property
+    def key(self) -> str:
+        return self.manifest.key
+
+    @property
+    def category(self) -> str | None:
+        head, sep, _ = self.key.partition("/")
+        return head if sep and self.manifest.source != "entrypoint" else None
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What importing this plugin may add; ``*`` when the plugin declares nothing."""
+        m = self.manifest
+        caps = {
+            c
+            for c, names in (
+                ("web", m.provides_web_providers),
+                ("image_gen", m.provides_image_providers),
+                ("tools", m.provides_tools),
+                ("hooks", m.provides_hooks),
+            )
+            if names
+        }
+        if self.category:
+            return frozenset(caps | {self.category})
+        if m.source == "entrypoint" or not caps:
+            return frozenset({"*"})
+        return frozenset(caps | {"commands", "magics"})
+
+    def declares(self, kind: str) -> set[str]:
+        names = (
+            self.manifest.provides_web_providers if kind == "web" else self.manifest.provides_image_providers
+        )
+        return {registry.normalize_name(n) for n in names}
+
+    @property
+    def missing_env(self) -> list[str]:
+        return [name for name in self.manifest.env_names if not config.resolve_key(name)]
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return f"error: {self.error}"
+        if not self.enabled:
+            return self.reason
+        missing = self.missing_env
+        state = "loaded" if self.loaded else "enabled (imported on first use)"
+        return f"{state}; unavailable: missing {', '.join(missing)}" if missing else state
+
+    def to_dict(self) -> dict[str, Any]:
+        m = self.manifest
+        missing = self.missing_env
+        return {
+            "name": m.name,
+            "key": m.key,
+            "kind": m.kind,
+            "version": m.version,
+            "description": m.description,
+            "author": m.author,
+            "source": m.source,
+            "path": str(m.path or m.entry_point),
+            "enabled": self.enabled,
+            "loaded": self.loaded,
+            "available": self.enabled and not self.error and not missing,
+            "missing_env": missing,
+            "requires_env": m.env_names,
+            "providers": list(self.registered.providers),
+            "tools": list(self.registered.tools),
+            "hooks": list(self.registered.hooks),
+            "commands": list(self.registered.commands),
+            "magics": list(self.registered.magics),
+            "skills": list(self.registered.skills),
+            "error": self.error,
+            "reason": self.reason,
+            "overrides": list(self.overrides),
+            "status": self.status,
+        }
+
+
+class PluginManager:
+    """Discovers plugins, applies the gate and imports plugin code on demand."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._records: dict[str, PluginRecord] = {}
+        self._discovered = False
+        self.problems: list[str] = []  # scan issues that belong to no plugin (symlink loops)
+        self.cli_commands: dict[str, CliCommand] = {}
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.magics: dict[str, PluginMagic] = {}
+        self.skills: dict[str, dict[str, Any]] = {}
+        self.middleware: list[tuple[str, Any, str]] = []
+
+    # discovery ---------------------------------------------------------------------------------
+
+    def discover(self, force: bool = False) -> list[PluginRecord]:
+        """Read every manifest (no plugin code runs) and apply the gate; idempotent."""
+        with self._lock:
+            if self._discovered and not force:
+                return list(self._records.values())
+            from hermes_nb import _compat
+
+            _compat.install()
+            records: dict[str, PluginRecord] = {}
+            self.problems = []
+            for source, root in self._sources():
+                for record in self._scan(root, source):
+                    self._merge(records, record)
+            if not _truthy(os.environ.get("HERMES_SAFE_MODE")):
+                for record in self._entry_points():
+                    self._merge(records, record)
+            for record in records.values():
+                self._gate(record)
+            self._records = records
+            self._discovered = True
+            return list(records.values())
+
+    def _sources(self) -> list[tuple[str, Path]]:
+        sources: list[tuple[str, Path]] = []
+        bundled = bundled_plugins_dir()
+        if bundled is not None:
+            sources.append(("bundled", bundled))
+        if _truthy(os.environ.get("HERMES_SAFE_MODE")):
+            return sources
+        sources.append(("user", config.get_hermes_home() / "plugins"))
+        if _truthy(os.environ.get("HERMES_ENABLE_PROJECT_PLUGINS")):
+            sources.append(("project", Path.cwd() / ".hermes" / "plugins"))
+        return sources
+
+    def _scan(self, root: Path, source: str) -> list[PluginRecord]:
+        found: list[PluginRecord] = []
+        seen = {os.path.realpath(root)}
+
+        def walk(directory: str, prefix: tuple[str, ...], depth: int) -> None:
+            try:
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            except OSError:
+                return
+            for entry in entries:
+                if entry.name.startswith((".", "_")):
+                    continue
+                try:
+                    if not entry.is_dir():
+                        continue
+                except OSError:
+                    continue
+                real = os.path.realpath(entry.path)
+                if real in seen:
+                    problem = (
+                        f"skipped {entry.path}: it leads back to {real} (symlink loop or duplicate link); "
+                        "remove the link"
+                    )
+                    log.warning(problem)
+                    self.problems.append(problem)
+                    continue
+                seen.add(real)
+                rel = (*prefix, entry.name)
+                manifest_file = find_manifest(Path(entry.path))
+                if manifest_file is None:
+                    if depth + 1 < _MAX_DEPTH:
+                        walk(entry.path, rel, depth + 1)
+                    continue
+                found.append(self._record_for(Path(entry.path), manifest_file, rel, source))
+
+        walk(str(root), (), 0)
+        return found
+
+    @staticmethod
+    def _record_for(path: Path, manifest_file: Path, rel: tuple[str, ...], source: str) -> PluginRecord:
+        nested_key = "/".join(rel)
+        try:
+            manifest = read_manifest(manifest_file, source=source)
+        except ManifestError as exc:
+            bad = PluginManifest(name=rel[-1], source=source, path=path, key=nested_key)
+            log.warning("plugin %s not loaded: %s", nested_key, exc)
+            return PluginRecord(bad, error=str(exc))
+        manifest.key = nested_key if len(rel) > 1 else manifest.name
+        record = PluginRecord(manifest)
+        if not (path / "__init__.py").is_file():
+            record.error = (
+                f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx)"
+            )
+            log.warning("plugin %s not loaded: %s", manifest.key, record.error)
+        return record
+
+    @staticmethod
+    def _entry_points() -> list[PluginRecord]:
+        records = []
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            manifest = PluginManifest(name=ep.name, source="entrypoint", key=ep.name, entry_point=ep.value)
+            records.append(PluginRecord(manifest))
+        return records
+
+    @staticmethod
+    def _merge(records: dict[str, PluginRecord], record: PluginRecord) -> None:
+        earlier = records.get(record.key)
+        if earlier is not None:
+            where = earlier.manifest.path or earlier.manifest.entry_point
+            record.overrides = [*earlier.overrides, f"{earlier.manifest.source}: {where}"]
+            log.warning(
+                "plugin %s from %s (%s) overrides the one from %s (%s)",
+                record.key,
+                record.manifest.source,
+                record.manifest.path or record.manifest.entry_point,
+                earlier.manifest.source,
+                where,
+            )
+        records[record.key] = record
+
+    @staticmethod
+    def _ids(record: PluginRecord) -> set[str]:
+        ids = {_norm(record.key), _norm(record.manifest.name)}
+        if record.manifest.path is not None:
+            ids.add(_norm(record.manifest.path.name))
+        return ids
+
+    def _gate(self, record: PluginRecord) -> None:
+        def listed(key: str) -> set[str]:
+            value = config.get(key) or []
+            return {_norm(v) for v in ([value] if isinstance(value, str) else value)}
+
+        ids = self._ids(record)
+        kind = record.manifest.kind
+        record.enabled, record.reason = False, ""
+        if ids & listed("plugins.disabled"):
+            record.reason = f"disabled via config (run `hermes-nb plugins enable {record.key}`)"
+        elif kind in _NOT_LOADED_KINDS:
+            record.reason = f"kind '{kind}' plugins are not loaded in notebooks"
+        elif record.manifest.source == "bundled" or ids & listed("plugins.enabled"):
+            record.enabled = True
+        else:
+            record.reason = f"not enabled (run `hermes-nb plugins enable {record.key}`)"
+
+    # lookup ------------------------------------------------------------------------------------
+
+    def plugins(self) -> list[PluginRecord]:
+        return self.discover()
+
+    def find(self, key_or_name: str) -> PluginRecord | None:
+        """The plugin whose key, name or directory name is ``key_or_name``."""
+        records = self.discover()
+        for record in records:
+            if record.key == key_or_name:
+                return record
+        wanted = _norm(key_or_name)
+        return next((r for r in records if wanted in self._ids(r)), None)
+
+    def category_plugin(self, category: str, slug: str) -> PluginRecord | None:
+        """The directory plugin ``plugins.<category>.<slug>`` names (``-`` in dir names read as ``_``)."""
+        for record in self.discover():
+            path = record.manifest.path
+            if path is not None and record.category == category and path.name.replace("-", "_") == slug:
+                return record
+        return None
+
+    # loading -----------------------------------------------------------------------------------
+
+    def _loadable(self) -> list[PluginRecord]:
+        return [r for r in self.discover() if r.enabled and not r.attempted and not r.error]
+
+    def ensure_loaded(self, capability: str, name: str | None = None) -> None:
+        """Import the enabled plugins that may provide ``capability`` (``name``: that provider only)."""
+        if capability not in CAPABILITIES:
+            raise InvalidInputError(
+                f"unknown capability {capability!r}; use one of {', '.join(CAPABILITIES)}"
+            )
+        with self._lock:
+            candidates = [
+                r for r in self._loadable() if capability in r.capabilities or "*" in r.capabilities
+            ]
+            if name is not None and capability in ("web", "image_gen"):
+                wanted = registry.normalize_name(name)
+                declared = [r for r in candidates if wanted in r.declares(capability)]
+                candidates = declared or [r for r in candidates if not r.declares(capability)]
+            for record in candidates:
+                self.load(record)
+
+    def load_all(self) -> None:
+        with self._lock:
+            for record in self._loadable():
+                self.load(record)
+
+    def load(self, record: PluginRecord) -> PluginRecord:
+        """Import one plugin and call its ``register(ctx)``; failures are recorded, never raised."""
+        with self._lock:
+            if record.attempted or not record.enabled or record.error:
+                return record
+            record.attempted = True
+            ctx = PluginContext(record.manifest, self)
+            try:
+                target = self._import(record)
+                register = getattr(target, "register", None)
+                if register is None and callable(target) and not isinstance(target, ModuleType):
+                    register = target
+                if not callable(register):
+                    where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
+                    raise _NoRegisterError(
+                        f"no register() function in {where}; define `def register(ctx): ...` there"
+                    )
+                register(ctx)
+            except (Exception, SystemExit) as exc:
+                ctx.rollback()
+                self._forget_module(record)
+                record.error = self._describe(record, exc)
+                log.warning("plugin %s disabled: %s", record.key, record.error)
+                if _truthy(os.environ.get("HERMES_PLUGINS_DEBUG")):
+                    log.warning("%s", redact("".join(traceback.format_exception(exc))))
+            else:
+                record.loaded = True
+                record.module = target
+            record.registered = ctx.registered
+            return record
+
+    @staticmethod
+    def _describe(record: PluginRecord, exc: BaseException) -> str:
+        if isinstance(exc, _NoRegisterError):
+            return str(exc)
+        where = record.manifest.entry_point or record.manifest.path or "?"
+        fix = f"fix the plugin or run `hermes-nb plugins disable {record.key}`"
+        if isinstance(exc, ImportError):
+            missing = (
+                f" (pip install {exc.name})" if isinstance(exc, ModuleNotFoundError) and exc.name else ""
+            )
+            fix = f"install what it imports{missing}, {fix}"
+        return redact(f"plugin {record.key} ({where}) failed: {type(exc).__name__}: {exc}; {fix}")
+
+    def _import(self, record: PluginRecord) -> Any:
+        manifest = record.manifest
+        if manifest.source == "entrypoint":
+            return EntryPoint(manifest.name, manifest.entry_point, ENTRY_POINT_GROUP).load()
+        return import_plugin_module(record)
+
+    @staticmethod
+    def _forget_module(record: PluginRecord) -> None:
+        if record.manifest.source != "entrypoint":
+            _drop_modules(module_name(record.key))
+
+    # enable / disable --------------------------------------------------------------------------
+
+    def set_enabled(self, key_or_name: str, enabled: bool) -> PluginRecord:
+        """Persist ``plugins.enabled``/``plugins.disabled`` in config.yaml and re-apply the gate."""
+        record = self.find(key_or_name)
+        if record is None:
+            raise InvalidInputError(
+                f"no plugin {key_or_name!r}; run `hermes-nb plugins list` to see the keys"
+            )
+        ids = self._ids(record)
+
+        def current(key: str) -> list[str]:
+            value = config.get(key) or []
+            return [str(v) for v in ([value] if isinstance(value, str) else value) if _norm(v) not in ids]
+
+        keep, drop = (
+            ("plugins.enabled", "plugins.disabled") if enabled else ("plugins.disabled", "plugins.enabled")
+        )
+        values = {keep: [*current(keep), record.key], drop: current(drop)}
+        config.save(values)
+        for key, value in values.items():
+            if config.effective(key).source == "runtime":
+                config.set(key, value)
+        with self._lock:
+            self._gate(record)
+            if not record.enabled and record.loaded:
+                for entry in record.registered.providers:
+                    kind, _, name = entry.partition(":")
+                    (registry.web_providers if kind == "web" else registry.image_providers).unregister(name)
+        return record
+
+
+class _NoRegisterError(Exception):
+    """A plugin module without a top-level ``register(ctx)``."""
+
+
+def _drop_modules(name: str) -> None:
+    for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        sys.modules.pop(mod, None)
+
+
+def _namespace() -> ModuleType:
+    module = sys.modules.get(NAMESPACE)
+    if module is None:
+        module = ModuleType(NAMESPACE, "Namespace of directory plugins imported by hermes_nb.")
+        module.__path__ = []
+        sys.modules[NAMESPACE] = module
+    return module
+
+
+def import_plugin_module(record: PluginRecord) -> ModuleType:
+    """Import a directory plugin as ``hermes_plugins.<slug>`` (relative imports work); reused if present."""
+    name = module_name(record.key)
+    existing = sys.modules.get(name)
+    if existing is not None:
+        return existing
+    path = record.manifest.path
+    assert path is not None, "directory plugins always have a path"
+    _namespace()
+    spec = importlib.util.spec_from_file_location(
+        name, path / "__init__.py", submodule_search_locations=[str(path)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path / '__init__.py'}", name=name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        _drop_modules(name)
+        raise
+    return module
+
+
+# module-level API ----------------------------------------------------------------------------
+
+_manager: PluginManager | None = None
+_manager_lock = threading.Lock()
+
+
+def get_plugin_manager() -> PluginManager:
+    """The process-wide manager (created on first use; discovery happens lazily)."""
+    global _manager
+    with _manager_lock:
+        if _manager is None:
+            _manager = PluginManager()
+        return _manager
+
+
+def load_plugins(force: bool = False) -> PluginManager:
+    """Discover and import every enabled plugin; ``force=True`` clears the registries and starts over."""
+    if force:
+        _forget()
+        registry.web_providers.clear()
+        registry.image_providers.clear()
+    manager = get_plugin_manager()
+    manager.discover()
+    manager.load_all()
+    return manager
+
+
+def ensure_loaded(capability: str, name: str | None = None) -> None:
+    """Import the plugins that may provide ``capability`` (web, image_gen, tools, hooks, commands, magics)."""
+    get_plugin_manager().ensure_loaded(capability, name)
+
+
+def list_plugins() -> list[dict[str, Any]]:
+    """Every discovered plugin with its state (enabled, loaded, available, missing env, error, ...)."""
+    return [record.to_dict() for record in get_plugin_manager().discover()]
+
+
+def enable(key: str) -> PluginRecord:
+    """Add ``key`` to ``plugins.enabled`` (and drop it from ``plugins.disabled``) in config.yaml."""
+    return get_plugin_manager().set_enabled(key, True)
+
+
+def disable(key: str) -> PluginRecord:
+    """Add ``key`` to ``plugins.disabled`` in config.yaml; providers it registered are removed now."""
+    return get_plugin_manager().set_enabled(key, False)
+
+
+def get_plugin_magics() -> dict[str, PluginMagic]:
+    """Magics registered by plugins (the notebook extension installs them on ``%load_ext``)."""
+    manager = get_plugin_manager()
+    manager.ensure_loaded("magics")
+    return dict(manager.magics)
+
+
+def get_plugin_commands() -> dict[str, CliCommand]:
+    """``hermes-nb`` subcommands registered by plugins."""
+    manager = get_plugin_manager()
+    manager.ensure_loaded("commands")
+    return dict(manager.cli_commands)
+
+
+def _registry_hook(kind: str, name: str | None) -> None:
+    try:
+        ensure_loaded(kind, name)
+    except Exception:  # a registry lookup must never fail because discovery did
+        log.exception("plugin loading for %s provider %r failed", kind, name)
+
+
+def _install_hooks() -> None:
+    registry.web_providers.loader = _registry_hook
+    registry.image_providers.loader = _registry_hook
+
+
+def _forget() -> None:
+    global _manager
+    with _manager_lock:
+        _manager = None
+    _drop_modules(NAMESPACE)
+
+
+@on_reset
+def _reset() -> None:
+    _forget()
+    _install_hooks()
+
+
+_install_hooks()
