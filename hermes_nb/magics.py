@@ -278,7 +278,9 @@ def load_ipython_extension(ip: Any) -> None:
     magics = HermesMagics(ip)
     ip.register_magics(magics)
     _current = magics
-    loader.load_plugins()
+    # Discovery reads every manifest; plugin code is imported on first use through the registries'
+    # loader hook, which keeps provider SDKs and httpx out of %load_ext (load-time budget).
+    loader.get_plugin_manager().discover()
     _register_plugin_magics(ip)
     _fire("session_start")
 

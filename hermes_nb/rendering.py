@@ -207,7 +207,8 @@ def _page_text(page: Any) -> str:
         return f"  ! {page.url}: {getattr(page, 'error_code', None) or 'ERROR'}: {_shorten(page.error, 160)}"
     total = getattr(page, "total_chars", 0) or len(page.content or "")
     flag = ", truncated" if getattr(page, "truncated", False) else ""
-    return f"  - {_shorten(page.title or page.url, 80)} ({page.url}): {total} chars{flag}"
+    label = f"{_shorten(page.title, 80)} ({page.url})" if page.title else page.url
+    return f"  - {label}: {total} chars{flag}"
 
 
 def _page_html(page: Any, *, open_: bool) -> str:

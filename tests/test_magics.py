@@ -1,0 +1,261 @@
+"""The IPython extension and magics, driven in a real ``InteractiveShell``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+from traitlets import TraitError
+
+from hermes_nb import config, rendering
+from hermes_nb._interpolate import interpolate
+from hermes_nb.errors import ProviderAuthError
+from hermes_nb.image_provider import ImageGenProvider, save_bytes_image, success_response
+from hermes_nb.registry import image_providers, web_providers
+from hermes_nb.web_provider import WebSearchProvider
+
+
+class FakeWeb(WebSearchProvider):
+    """Answers every query with ``limit`` numbered hits; records the queries it saw."""
+
+    name = "fakeweb"
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def is_available(self) -> bool:
+        return True
+
+    def supports_extract(self) -> bool:
+        return True
+
+    def search(self, query: str, limit: int = 5) -> Any:
+        self.queries.append(query)
+        hits = [
+            {"title": f"{query} #{i}", "url": f"https://ex.org/{i}", "description": "d <b>", "position": i}
+            for i in range(1, limit + 1)
+        ]
+        return {"success": True, "data": {"web": hits}}
+
+    def extract(self, urls: list[str], **kwargs: Any) -> Any:
+        page = {"title": "T", "content": "# Head\n\nbody **bold**", "raw_content": ""}
+        return [{"url": u, **page} for u in urls]
+
+
+class NoKeyWeb(FakeWeb):
+    name = "nokey"
+
+    def search(self, query: str, limit: int = 5) -> Any:
+        raise ProviderAuthError("nokey rejected the key; set NOKEY_API_KEY", provider="nokey", status=401)
+
+
+class FakeImages(ImageGenProvider):
+    name = "fakeimg"
+
+    def generate(self, prompt: str, aspect_ratio: str = "landscape", **kwargs: Any) -> dict[str, Any]:
+        import io
+
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("RGB", (640, 400), (200, 40, 40)).save(buf, format="PNG")
+        path = save_bytes_image(buf.getvalue(), prefix="fake")
+        return success_response(
+            image=str(path), model="fake-1", prompt=prompt, aspect_ratio=aspect_ratio, provider="fakeimg"
+        )
+
+
+@pytest.fixture
+def ip() -> Iterator[InteractiveShell]:
+    shell = InteractiveShell.instance()
+    shell.history_manager.enabled = False
+    shell.extension_manager.load_extension("hermes_nb")
+    web_providers.register(FakeWeb())
+    web_providers.register(NoKeyWeb())
+    image_providers.register(FakeImages())
+    config.set("web.search_backend", "fakeweb")
+    config.set("web.extract_backend", "fakeweb")
+    config.set("image_gen.provider", "fakeimg")
+    config.set("cache.mode", "off")
+    yield shell
+    shell.extension_manager.unload_extension("hermes_nb")
+    shell.config.pop("HermesMagics", None)  # %config writes into the shared shell's config
+    shell.user_ns.pop("q", None)
+
+
+def _provider() -> FakeWeb:
+    provider = web_providers.get("fakeweb")
+    assert isinstance(provider, FakeWeb)
+    return provider
+
+
+def test_load_registers_magics_and_unload_removes_them(ip: InteractiveShell) -> None:
+    line = ip.magics_manager.magics["line"]
+    assert {"web_search", "web_extract", "web_crawl", "imagine", "hermes"} <= set(line)
+    assert {"web_search", "imagine"} <= set(ip.magics_manager.magics["cell"])
+    ip.extension_manager.unload_extension("hermes_nb")
+    assert "web_search" not in ip.magics_manager.magics["line"]
+    assert "HermesMagics" not in ip.magics_manager.registry
+    ip.extension_manager.load_extension("hermes_nb")
+    assert "web_search" in ip.magics_manager.magics["line"]
+
+
+def test_reload_keeps_one_instance(ip: InteractiveShell) -> None:
+    ip.extension_manager.reload_extension("hermes_nb")
+    instances = [c for c in ip.configurables if type(c).__name__ == "HermesMagics"]
+    assert len(instances) == 1
+
+
+def test_load_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    shell = InteractiveShell.instance()
+    capsys.readouterr()
+    shell.extension_manager.load_extension("hermes_nb")
+    try:
+        out = capsys.readouterr()
+        assert out.out == "" and out.err == ""
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")
+
+
+def test_line_magic_returns_result_and_assignment_works(ip: InteractiveShell) -> None:
+    result = ip.run_line_magic("web_search", "-n 3 jupyter widgets")
+    assert type(result).__name__ == "SearchResult" and len(result.hits) == 3
+    cell = ip.run_cell("r = %web_search -n 2 pandas")
+    assert cell.error_in_exec is None
+    assert [h.position for h in ip.user_ns["r"].hits] == [1, 2]
+
+
+def test_json_flag_returns_the_envelope(ip: InteractiveShell) -> None:
+    env = ip.run_line_magic("web_search", "--json -n 1 x")
+    assert env["success"] is True and env["data"]["web"][0]["title"] == "x #1"
+
+
+def test_interpolation_by_name_only(ip: InteractiveShell) -> None:
+    ip.user_ns["topic"] = "rust"
+    ip.run_line_magic("web_search", '-n 1 {{topic}} {"json": 1} {{missing}} {single}')
+    assert _provider().queries[-1] == 'rust {"json": 1} {{missing}} {single}'
+
+
+def test_interpolate_does_not_evaluate_code() -> None:
+    ns = {"a": type("A", (), {"b": 3})(), "x": 1}
+    assert interpolate("{{a.b}} {{ x }}", ns) == "3 1"
+    untouched = "{{x + 1}} {{a.__class__}} {{__import__}}"
+    assert interpolate(untouched, ns) == untouched
+    assert interpolate("{x} {{{x}}}", ns) == "{x} {1}"
+
+
+def test_cell_magic_batch_with_output_variable(ip: InteractiveShell) -> None:
+    ip.user_ns["q"] = "third"
+    value = ip.run_cell_magic("web_search", "-n 2 -o hits", "first\n\nsecond\n{{q}}\n")
+    assert ip.user_ns["hits"] is value
+    assert [r.query for r in value] == ["first", "second", "third"]
+    text = value._repr_mimebundle_()["text/plain"]
+    assert "query='second'" in text
+
+
+def test_extract_line_magic(ip: InteractiveShell) -> None:
+    result = ip.run_line_magic("web_extract", "https://ex.org/a https://ex.org/b")
+    assert [p.url for p in result.pages] == ["https://ex.org/a", "https://ex.org/b"]
+    assert "<strong>bold</strong>" in rendering.static_html(result)
+
+
+def test_imagine_line_and_cell(ip: InteractiveShell, tmp_path: Path) -> None:
+    img = ip.run_line_magic("imagine", "-a square a red fox")
+    assert type(img).__name__ == "ImageResult" and img.prompt == "a red fox"
+    ip.user_ns["animal"] = "owl"
+    out = ip.run_cell_magic("imagine", "-o pic", "a long prompt about an {{animal}}\nwith {braces}")
+    assert ip.user_ns["pic"] is out
+    assert out.prompt == "a long prompt about an owl\nwith {braces}"
+
+
+def test_help_comes_from_magic_arguments(ip: InteractiveShell) -> None:
+    doc = ip.find_line_magic("web_search").__doc__
+    assert "--limit" in doc and "--backend" in doc and "--json" in doc
+
+
+@pytest.mark.parametrize(
+    ("magic", "line"),
+    [
+        ("web_search", "--bogus q"),
+        ("web_search", ""),
+        ("web_search", "-n notanumber q"),
+        ("imagine", "-a wide a fox"),
+        ("web_extract", ""),
+        ("hermes", ""),
+        ("hermes", "frobnicate"),
+        ("hermes", "use search"),
+        ("hermes", "config set"),
+        ("hermes", "tools call x {not json"),
+    ],
+)
+def test_usage_errors(ip: InteractiveShell, magic: str, line: str) -> None:
+    with pytest.raises(UsageError):
+        ip.run_line_magic(magic, line)
+
+
+def test_hermes_error_becomes_one_line_without_traceback(
+    ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    result = ip.run_cell("%web_search -b nokey q")
+    err = capsys.readouterr().err
+    assert isinstance(result.error_in_exec, UsageError)
+    assert err.strip().count("\n") == 0
+    assert "PROVIDER_AUTH_FAILED" in err and "NOKEY_API_KEY" in err and "Traceback" not in err
+
+
+def test_unknown_provider_names_the_fix(ip: InteractiveShell) -> None:
+    with pytest.raises(UsageError, match="%hermes"):
+        ip.run_line_magic("web_search", "-b nosuchprovider q")
+
+
+def test_short_errors_off_raises_the_original(ip: InteractiveShell) -> None:
+    ip.run_line_magic("config", "HermesMagics.short_errors = False")
+    with pytest.raises(ProviderAuthError):
+        ip.run_line_magic("web_search", "-b nokey q")
+
+
+def test_traits_set_display_options(ip: InteractiveShell) -> None:
+    ip.run_line_magic("config", "HermesMagics.max_results = 2")
+    ip.run_line_magic("config", "HermesMagics.embed = 'link'")
+    assert rendering.get_options()["max_results"] == 2 and rendering.get_options()["embed"] == "link"
+    data = rendering.mimebundle(ip.run_line_magic("web_search", "-n 4 q"))
+    assert "… and 2 more" in data["text/plain"] and "text/html" in data
+    with pytest.raises(TraitError):
+        ip.magics_manager.registry["HermesMagics"].embed = "huge"
+
+
+def test_hermes_use_and_config(ip: InteractiveShell) -> None:
+    ip.run_line_magic("hermes", "use search nokey")
+    assert config.get("web.search_backend") == "nokey"
+    ip.run_line_magic("hermes", "use search auto")
+    assert config.get("web.search_backend") is None
+    with pytest.raises(UsageError, match="PROVIDER_NOT_FOUND"):
+        ip.run_line_magic("hermes", "use search nosuch")
+    ip.run_line_magic("hermes", "config set display.max_results 7")
+    assert config.get("display.max_results") == 7
+    assert "7" in repr(ip.run_line_magic("hermes", "config get display.max_results"))
+
+
+def test_hermes_config_show_never_shows_secrets(ip: InteractiveShell) -> None:
+    config.set_key("BRAVE_SEARCH_API_KEY", "sk-very-secret-value-123")
+    table = ip.run_line_magic("hermes", "config show")
+    assert "sk-very-secret" not in repr(table) and "sk-very-secret" not in table._repr_html_()
+    with pytest.raises(UsageError):
+        ip.run_line_magic("hermes", "config set web.brave.api_key abc")
+
+
+def test_hermes_listings(ip: InteractiveShell) -> None:
+    providers = repr(ip.run_line_magic("hermes", "providers"))
+    assert "fakeweb" in providers and "fakeimg" in providers and "✅" in providers
+    assert "fakeimg" not in repr(ip.run_line_magic("hermes", "providers web"))
+    assert "web/" in repr(ip.run_line_magic("hermes", "plugins"))
+    assert "check" in repr(ip.run_line_magic("hermes", "doctor"))
+    assert "tool" in repr(ip.run_line_magic("hermes", "tools list"))
+    stats = repr(ip.run_line_magic("hermes", "cache stats"))
+    assert "searches" in stats
+    assert "cleared" in repr(ip.run_line_magic("hermes", "cache clear"))
