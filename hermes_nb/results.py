@@ -31,7 +31,7 @@ NO_RESULT_FOR_URL = "Extract backend returned no result for this URL"
 
 
 def _mimebundle(obj: object) -> Any:
-    from hermes_nb import rendering  # type: ignore[attr-defined,unused-ignore]  # notebook helper's module
+    from hermes_nb import rendering
 
     return rendering.mimebundle(obj)
 
@@ -79,10 +79,6 @@ class Attempt:
     def __repr__(self) -> str:
         outcome = "ok" if self.code is None else self.code
         return f"Attempt({self.provider}: {outcome})"
-
-
-def _attempts_text(attempts: Sequence[Attempt]) -> str:
-    return ", ".join(f"{a.provider}:{a.code or 'ok'}" for a in attempts)
 
 
 @dataclass

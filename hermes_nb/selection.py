@@ -177,7 +177,7 @@ def _manifest_env(name: str) -> list[str]:
     if not owner:
         return []
     try:
-        from hermes_nb import loader  # type: ignore[attr-defined,unused-ignore]  # loader helper's module
+        from hermes_nb import loader
 
         rows = loader.list_plugins()
     except Exception:
