@@ -337,7 +337,7 @@ def check_url(
 
     shown_host = f"[{name}]" if ":" in name else name
     default_port = port == (443 if scheme == "https" else 80)
-    netloc_out = shown_host if default_port and port_given is None else f"{shown_host}:{port}"
+    netloc_out = shown_host if default_port else f"{shown_host}:{port}"
     path = parts.path or "/"
     normalised = f"{scheme}://{netloc_out}{path}" + (f"?{parts.query}" if parts.query else "")
     return GuardedURL(normalised, scheme, name, port, tuple(str(a) for a in addresses))
