@@ -372,7 +372,7 @@ def test_async_run_awaits_and_falls_back() -> None:
 
     async def call(provider: WebSearchProvider) -> str:
         await asyncio.sleep(0)
-        return provider.search("q")["data"]["web"][0]["title"]  # type: ignore[no-any-return]  # test double
+        return provider.search("q")["data"]["web"][0]["title"]
 
     value, used, attempts = asyncio.run(selection.arun("search", call))
     assert (value, used) == ("b", "b") and [a.code for a in attempts] == ["NETWORK_ERROR", None]
