@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import io
 import random
+from email.parser import BytesParser
+from email.policy import HTTP
 
 from PIL import Image, ImageDraw
 
-__all__ = ["render", "blackout", "MAX_EDGE", "MIME"]
+__all__ = ["render", "blackout", "is_image", "parse_multipart", "decode_data_uri", "MAX_EDGE", "MIME"]
 
 MAX_EDGE = 4096
 MIME = {"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "webp": "image/webp"}
@@ -50,3 +54,36 @@ def render(key: str, width: int, height: int, fmt: str = "png") -> bytes:
 def blackout(width: int, height: int, fmt: str = "png") -> bytes:
     """An all-black image, as moderated providers return for flagged prompts."""
     return _encode(Image.new("RGB", (width, height), (0, 0, 0)), fmt)
+
+
+def parse_multipart(content_type: str, body: bytes) -> tuple[dict[str, str], list[tuple[str, bytes]]]:
+    """``(fields, files)`` of a ``multipart/form-data`` body; files as ``(field name, bytes)``."""
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+    fields: dict[str, str] = {}
+    files: list[tuple[str, bytes]] = []
+    if not message.is_multipart():
+        return fields, files
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition") or ""
+        data = part.get_payload(decode=True) or b""
+        if part.get_filename() is not None:
+            files.append((str(name), bytes(data)))
+        else:
+            fields[str(name)] = bytes(data).decode("utf-8", "replace")
+    return fields, files
+
+
+def is_image(data: bytes) -> bool:
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.verify()
+        return True
+    except Exception:  # Pillow raises many unrelated types for bad input
+        return False
+
+
+def decode_data_uri(uri: str) -> bytes:
+    try:
+        return base64.b64decode(uri.split(",", 1)[1], validate=True)
+    except (IndexError, binascii.Error):
+        return b""

@@ -65,7 +65,7 @@ class Emulator:
         self.seed = seed
         self.latency = 0.0
         self.searxng_json_enabled = True
-        self.fal_polls_to_complete: int | None = 2
+        self.fal_polls_to_complete: int | None = 3
         self.file_ttl_s = 60.0
         self.file_max_downloads: int | None = 1
         self.allow_legacy_models = False
@@ -203,9 +203,10 @@ class Emulator:
 
 
 def _build_apis() -> dict[str, Api]:
-    from hermes_nb.testing import _image_apis, _pages, _web_apis
+    from hermes_nb.testing import _fal, _files, _openai, _pages, _tavily, _web_apis, _xai
 
-    apis: list[Api] = [*_web_apis.APIS, *_image_apis.APIS, *_pages.APIS]
+    modules = (_web_apis, _tavily, _openai, _xai, _fal, _pages, _files)
+    apis: list[Api] = [api for module in modules for api in module.APIS]
     return {api.name: api for api in apis}
 
 
