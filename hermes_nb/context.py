@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 MAGIC_KINDS = ("line", "cell", "line_cell")
 _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
+_TOOL_EXTRAS = ("max_result_size_chars", "dynamic_schema_overrides")
 
 #: Hermes registrations with no notebook meaning: accepted, warned about, ignored.
 _IGNORED_REGISTRATIONS = frozenset(
@@ -91,6 +92,7 @@ class PluginContext:
         self.profile_name = "default"
         self.registered = _Registered()
         self._provider_objects: list[tuple[str, Any]] = []
+        self._hook_objects: list[tuple[str, Callable[..., Any]]] = []
 
     @property
     def owner(self) -> str:
@@ -136,14 +138,32 @@ class PluginContext:
         self._provider_objects.append((kind, provider))
 
     def rollback(self) -> None:
-        """Remove providers this context registered (``register()`` failed half-way)."""
+        """Undo what this context registered (``register()`` failed half-way)."""
         for kind, provider in self._provider_objects:
             registry: Any = web_providers if kind == "web" else image_providers
             name = normalize_name(provider.name)
             if registry.owner(name) == self.owner:
                 registry.unregister(name)
+        if self.registered.tools:
+            from hermes_nb import tools
+
+            for tool in self.registered.tools:
+                tools.registry.deregister(tool)
+        if self._hook_objects:
+            from hermes_nb import hooks
+
+            for hook_name, callback in self._hook_objects:
+                hooks.unregister_hook(hook_name, callback)
+        for name in self.registered.commands:
+            self.manager.cli_commands.pop(name, None)
+            self.manager.commands.pop(name.lstrip("/"), None)
+        for name in self.registered.magics:
+            self.manager.magics.pop(name, None)
+        for name in self.registered.skills:
+            self.manager.skills.pop(name, None)
         self._provider_objects.clear()
-        self.registered.providers.clear()
+        self._hook_objects.clear()
+        self.registered = _Registered()
 
     # tools and hooks ---------------------------------------------------------------------------
 
@@ -163,7 +183,12 @@ class PluginContext:
     ) -> None:
         from hermes_nb import tools
 
-        tools.registry.register(
+        extra = {k: v for k, v in kwargs.items() if k in _TOOL_EXTRAS}
+        if len(extra) != len(kwargs):
+            log.warning(
+                "plugin %s: register_tool(%r) ignores %s", self.owner, name, sorted(set(kwargs) - set(extra))
+            )
+        added = tools.registry.register(
             name,
             toolset,
             schema,
@@ -175,20 +200,21 @@ class PluginContext:
             emoji=emoji,
             override=override,
             owner=self.owner,
-            **kwargs,
+            **extra,
         )
-        self.registered.tools.append(name)
+        if added:
+            self.registered.tools.append(name)
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
+        """Subscribe to a Hermes hook (unknown names are kept with a warning by ``hermes_nb.hooks``)."""
         from hermes_nb import hooks
 
-        valid = getattr(hooks, "VALID_HOOKS", None)
-        if valid is not None and hook_name not in valid:
-            log.warning(
-                "plugin %s registered unknown hook %r; kept, but nothing may fire it", self.owner, hook_name
-            )
+        if not callable(callback):
+            log.warning("plugin %s: hook %r callback is not callable; ignored", self.owner, hook_name)
+            return
         hooks.register_hook(hook_name, callback, owner=self.owner)
         self.registered.hooks.append(hook_name)
+        self._hook_objects.append((hook_name, callback))
 
     def dispatch_tool(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         from hermes_nb import tools

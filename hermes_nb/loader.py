@@ -410,7 +410,10 @@ class PluginManager:
                     raise _NoRegisterError(
                         f"no register() function in {where}; define `def register(ctx): ...` there"
                     )
-                register(ctx)
+                from hermes_nb.tools import owner_scope
+
+                with owner_scope(record.key):
+                    register(ctx)
             except (Exception, SystemExit) as exc:
                 ctx.rollback()
                 self._forget_module(record)
