@@ -9,6 +9,7 @@ secrets are dropped and every string passes through ``redaction.redact``.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -424,10 +425,8 @@ def _file_text(file: Path, raw: str) -> tuple[str, str]:
     """Title and plain text of an indexed file (HTML tags stripped, Markdown kept as is)."""
     if file.suffix.lower() in (".html", ".htm"):
         match = _HTML_TITLE.search(raw)
-        title = " ".join(_TAG.sub(" ", match.group(1)).split()) if match else ""
+        title = html.unescape(" ".join(_TAG.sub(" ", match.group(1)).split())) if match else ""
         text = _TAG.sub(" ", _SCRIPT.sub(" ", raw))
-        import html
-
         text = html.unescape(re.sub(r"[ \t]+", " ", text))
         text = "\n".join(line.strip() for line in text.splitlines() if line.strip())
         return title or file.stem, text
