@@ -8,8 +8,6 @@ convention; the SDK (``hermes_nb.images``) turns the envelope into an ``ImageRes
 from __future__ import annotations
 
 import abc
-import base64
-import binascii
 import os
 import re
 import tempfile
@@ -30,6 +28,10 @@ __all__ = [
     "save_url_image",
     "success_response",
     "error_response",
+    "write_atomic",
+    "image_path",
+    "ERROR_TYPES",
+    "error_type_for",
 ]
 
 VALID_ASPECT_RATIOS = ("landscape", "square", "portrait")
@@ -109,7 +111,8 @@ def images_cache_dir() -> Path:
     return path
 
 
-def _image_path(prefix: str, extension: str) -> Path:
+def image_path(prefix: str, extension: str) -> Path:
+    """A fresh Hermes-named path in the images cache (sanitised prefix; cannot escape the directory)."""
     safe_prefix = _PREFIX_SAFE.sub("_", str(prefix or "image")).strip("_.")[:64] or "image"
     ext = str(extension or "png").lower().lstrip(".")
     if ext not in _EXTENSIONS:
@@ -123,10 +126,24 @@ def _image_path(prefix: str, extension: str) -> Path:
 
 
 def save_bytes_image(data: bytes, *, prefix: str = "image", extension: str = "png") -> Path:
-    """Write ``data`` atomically as ``<prefix>_<YYYYMMDD_HHMMSS>_<uuid8>.<ext>``; return the absolute path."""
-    if not data:
-        raise ValueError("image data is empty")
-    path = _image_path(prefix, extension)
+    """Verify ``data`` is an image, then write it atomically as ``<prefix>_<YYYYMMDD_HHMMSS>_<uuid8>.<ext>``.
+
+    The extension follows the detected format (``extension`` is Hermes's hint, used only when it
+    agrees). Raises ``ParseError`` / ``ContentBlockedError`` before anything is written.
+    """
+    from hermes_nb.image_files import verify_image
+
+    info = verify_image(data)
+    ext = str(extension or "").lower().lstrip(".")
+    if ext not in _EXTENSIONS or (ext != info.extension and not (ext == "jpeg" and info.format == "JPEG")):
+        ext = info.extension
+    path = image_path(prefix, ext)
+    write_atomic(path, data)
+    return path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same directory and rename: never a partial file."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".partial-", suffix=path.suffix)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -135,19 +152,13 @@ def save_bytes_image(data: bytes, *, prefix: str = "image", extension: str = "pn
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
 
 
 def save_b64_image(b64_data: str, *, prefix: str = "image", extension: str = "png") -> Path:
-    """Decode base64 (a ``data:`` URL prefix is accepted) and save it atomically."""
-    text = (b64_data or "").strip()
-    if text.startswith("data:") and "," in text:
-        text = text.split(",", 1)[1]
-    try:
-        data = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise ValueError(f"invalid base64 image data: {exc}") from exc
-    return save_bytes_image(data, prefix=prefix, extension=extension)
+    """Decode base64 (a ``data:`` URL prefix is accepted), verify and save it atomically."""
+    from hermes_nb.image_files import decode_b64
+
+    return save_bytes_image(decode_b64(b64_data), prefix=prefix, extension=extension)
 
 
 def save_url_image(
@@ -210,3 +221,43 @@ def error_response(
         "aspect_ratio": aspect_ratio,
         "provider": provider,
     }
+
+
+#: Hermes's ``error_type`` values (and hermes_nb's additions) → the exception the SDK raises.
+#: Providers pick the value with ``error_type_for(exc)`` so that the class survives the envelope.
+ERROR_TYPES: dict[str, str] = {
+    "invalid_argument": "INVALID_INPUT",
+    "invalid_input": "INVALID_INPUT",
+    "too_many_references": "INVALID_INPUT",
+    "invalid_image_url": "INVALID_INPUT",
+    "modality_unsupported": "INVALID_INPUT",
+    "auth_required": "PROVIDER_AUTH_FAILED",
+    "missing_api_key": "PROVIDER_NOT_CONFIGURED",
+    "missing_dependency": "PROVIDER_NOT_CONFIGURED",
+    "not_configured": "PROVIDER_NOT_CONFIGURED",
+    "provider_not_registered": "PROVIDER_NOT_FOUND",
+    "content_policy": "CONTENT_POLICY",
+    "rate_limited": "PROVIDER_RATE_LIMITED",
+    "provider_unavailable": "PROVIDER_UNAVAILABLE",
+    "timeout": "TIMEOUT",
+    "network_error": "NETWORK_ERROR",
+    "parse_error": "PARSE_ERROR",
+    "content_blocked": "CONTENT_BLOCKED",
+    "content_fetch_failed": "CONTENT_FETCH_FAILED",
+}
+
+
+def error_type_for(exc: BaseException) -> str:
+    """The ``error_type`` for an exception caught inside ``generate`` (by class, most specific first)."""
+    from hermes_nb.errors import HermesError
+
+    if isinstance(exc, HermesError):
+        for error_type, code in ERROR_TYPES.items():
+            if code == exc.code:
+                return error_type
+        return "api_error"
+    if isinstance(exc, ImportError):
+        return "missing_dependency"
+    if isinstance(exc, OSError):
+        return "io_error"
+    return "provider_error"

@@ -1,0 +1,595 @@
+"""The image SDK: ``imagine`` / ``aimagine`` / ``imagine_many`` and the one image-provider resolver.
+
+Selection (shared by the SDK, the ``image_generate`` tool and the magics — Hermes #12):
+
+1. an explicit choice — the ``backend`` argument, else ``image_gen.provider`` — is the only
+   provider used; an unknown name is ``ProviderNotFoundError`` listing the registered ones, an
+   unavailable one is ``ProviderNotConfiguredError`` naming the missing key or dependency;
+2. otherwise the single available provider (if exactly one key is set, that provider *is* the
+   single available one);
+3. otherwise an error listing the available providers and how to choose one. A paid backend is
+   never picked merely because its key happens to be set next to another.
+
+Every image ends as a verified file in ``$HERMES_HOME/cache/images`` with its provenance inside
+the file and in the store; URLs are downloaded at once (they expire). ``cache.mode == "replay"``
+serves earlier images for the same request and never calls a provider.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import json
+import logging
+import time
+import uuid
+import warnings
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb.errors import (
+    CacheMissError,
+    HermesError,
+    InvalidInputError,
+    ProviderError,
+    ProviderNotConfiguredError,
+    ProviderNotFoundError,
+    error_from_code,
+)
+from hermes_nb.image_provider import (
+    ERROR_TYPES,
+    VALID_ASPECT_RATIOS,
+    ImageGenProvider,
+    images_cache_dir,
+    normalize_reference_images,
+    resolve_aspect_ratio,
+)
+from hermes_nb.image_result import ImageGallery, ImageResult
+from hermes_nb.registry import image_providers, normalize_name
+
+__all__ = [
+    "imagine",
+    "aimagine",
+    "imagine_many",
+    "resolve_image_provider",
+    "describe_image_providers",
+    "resolve_model",
+    "error_from_envelope",
+    "provenance_of",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_N = 10
+_CHOOSE_HINT = 'choose one with hn.config.set("image_gen.provider", "<name>") or %hermes use image <name>'
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def _available(provider: ImageGenProvider) -> bool:
+    try:
+        return bool(provider.is_available())
+    except Exception as exc:  # a plugin's availability probe must not break selection
+        log.warning("image provider %r: is_available() raised %s", provider.name, exc)
+        return False
+
+
+def _setup_hint(provider: ImageGenProvider) -> str:
+    """How to make ``provider`` available: the missing env vars (and any install hint) it declares."""
+    try:
+        schema = provider.get_setup_schema() or {}
+    except Exception:
+        schema = {}
+    missing = [
+        str(item.get("key"))
+        for item in schema.get("env_vars") or []
+        if isinstance(item, dict) and item.get("key") and not config.resolve_key(str(item["key"]))
+    ]
+    parts = []
+    if missing:
+        names = " and ".join(missing)
+        parts.append(
+            f"set {names} (hn.config.set_key({missing[0]!r}, ...), the environment or $HERMES_HOME/.env)"
+        )
+    if schema.get("install"):
+        parts.append(str(schema["install"]))
+    return "; ".join(parts) or "check its configuration with %hermes providers"
+
+
+def _explicit_choice(backend: str | None) -> tuple[str, str]:
+    if backend is not None and str(backend).strip():
+        return normalize_name(backend), "argument"
+    configured = config.get("image_gen.provider")
+    if configured:
+        return normalize_name(configured), "image_gen.provider"
+    return "", ""
+
+
+def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
+    """The image provider a call would use (see the module docstring for the rule)."""
+    name, source = _explicit_choice(backend)
+    if name:
+        provider = image_providers.get(name)
+        if provider is None:
+            registered = ", ".join(image_providers.names()) or "none"
+            raise ProviderNotFoundError(
+                f"no image provider named {name!r} ({source}); registered: {registered}",
+                provider=name,
+            )
+        if not _available(provider):
+            raise ProviderNotConfiguredError(
+                f"image provider {name!r} ({source}) is not available: {_setup_hint(provider)}",
+                provider=name,
+            )
+        return provider
+    available = [p for p in image_providers.list() if _available(p)]
+    if len(available) == 1:
+        return available[0]
+    if not available:
+        options = (
+            "; ".join(f"{p.name}: {_setup_hint(p)}" for p in image_providers.list()) or "none registered"
+        )
+        raise ProviderNotConfiguredError(f"no image provider is available ({options}); then {_CHOOSE_HINT}")
+    names = ", ".join(normalize_name(p.name) for p in available)
+    raise ProviderNotConfiguredError(
+        f"several image providers are available ({names}) and none is chosen; {_CHOOSE_HINT}"
+    )
+
+
+def describe_image_providers() -> list[dict[str, Any]]:
+    """One row per registered provider for ``%hermes providers`` (no secret values)."""
+    try:
+        active: str | None = normalize_name(resolve_image_provider().name)
+    except HermesError:
+        active = None
+    rows = []
+    for provider in image_providers.list():
+        name = normalize_name(provider.name)
+        try:
+            models = [str(m.get("id")) for m in provider.list_models() if isinstance(m, dict)]
+            schema = provider.get_setup_schema() or {}
+        except Exception:
+            models, schema = [], {}
+        available = _available(provider)
+        rows.append(
+            {
+                "name": name,
+                "display_name": provider.display_name,
+                "available": available,
+                "active": name == active,
+                "default_model": provider.default_model(),
+                "models": models,
+                "badge": schema.get("badge", ""),
+                "setup": "" if available else _setup_hint(provider),
+                "owner": image_providers.owner(name),
+            }
+        )
+    return rows
+
+
+def resolve_model(provider: ImageGenProvider, model: str | None = None) -> str | None:
+    """Argument → the provider's own rule (``resolve_model``) or ``image_gen.<name>.model`` →
+    ``image_gen.model`` → the provider's default."""
+    if model:
+        return str(model)
+    hook = getattr(provider, "resolve_model", None)
+    if callable(hook):
+        return hook(None)
+    name = normalize_name(provider.name)
+    configured = config.get(f"image_gen.{name}.model") or config.get("image_gen.model")
+    return str(configured) if configured else provider.default_model()
+
+
+# --------------------------------------------------------------------------- envelopes
+
+
+def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
+    """The exception for an ``error_response`` envelope, chosen by its ``error_type``."""
+    error_type = str(envelope.get("error_type") or "provider_error")
+    provider = str(envelope.get("provider") or "") or None
+    message = str(envelope.get("error") or "image generation failed")
+    code = ERROR_TYPES.get(error_type)
+    if code is None:
+        # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
+        code = {cls.__name__: cls.code for cls in _error_classes()}.get(error_type, error_type.upper())
+    error = error_from_code(code, message, provider=provider)
+    error.details["error_type"] = error_type
+    return error
+
+
+def _error_classes() -> list[type[HermesError]]:
+    from hermes_nb import errors
+
+    return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]
+
+
+def provenance_of(result: ImageResult) -> dict[str, Any]:
+    """The provenance document of ``result`` (never holds a secret)."""
+    from hermes_nb import __version__
+
+    return {
+        "prompt": result.prompt,
+        "provider": result.provider,
+        "model": result.model,
+        "seed": result.seed,
+        "aspect_ratio": result.aspect_ratio,
+        "size": f"{result.width}x{result.height}",
+        "parameters": result.parameters,
+        "revised_prompt": result.revised_prompt,
+        "hermes_nb_version": __version__,
+        "created": result.created,
+    }
+
+
+def _safe_parameters(options: dict[str, Any]) -> dict[str, Any]:
+    from hermes_nb.redaction import is_secret_name, redact
+
+    out: dict[str, Any] = {}
+    for key, value in sorted(options.items()):
+        if is_secret_name(str(key)):
+            continue
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            out[str(key)] = redact(value) if isinstance(value, str) else value
+        else:
+            out[str(key)] = redact(json.dumps(value, default=str, sort_keys=True))[:500]
+    return out
+
+
+# --------------------------------------------------------------------------- keeping images
+
+
+def _keep(
+    data: bytes, *, prefix: str, provenance: dict[str, Any], path: Path | None = None
+) -> tuple[Path, Any, str]:
+    """Verify ``data``, embed provenance, write atomically; return (path, ImageInfo, sha256)."""
+    from hermes_nb.image_files import embed_provenance, sha256_bytes, verify_image
+    from hermes_nb.image_provider import image_path, write_atomic
+
+    info = verify_image(data)
+    final = embed_provenance(data, info, {**provenance, "size": f"{info.width}x{info.height}"})
+    target = path if path is not None else image_path(prefix, info.extension)
+    write_atomic(target, final)
+    return target, info, sha256_bytes(final)
+
+
+def _materialise(
+    image: Any, *, prefix: str, provenance: dict[str, Any], timeout: float
+) -> tuple[Path, Any, str]:
+    """Turn the envelope's ``image`` (URL, data URI or path) into a kept file."""
+    from hermes_nb.errors import ParseError
+    from hermes_nb.image_download import fetch_image_bytes
+
+    if not isinstance(image, (str, Path)) or not str(image).strip():
+        raise ProviderError("the provider reported success but returned no image", provider=prefix)
+    text = str(image).strip()
+    if text.startswith(("http://", "https://", "data:")):
+        return _keep(fetch_image_bytes(text, timeout=timeout), prefix=prefix, provenance=provenance)
+    source = Path(text).expanduser()
+    if not source.is_absolute() or not source.is_file():
+        raise ProviderError(
+            f"the provider returned {text!r}, which is neither a URL nor an existing file", provider=prefix
+        )
+    cache = images_cache_dir().resolve()
+    inside = source.resolve().parent == cache
+    data = source.read_bytes()
+    try:
+        return _keep(data, prefix=prefix, provenance=provenance, path=source.resolve() if inside else None)
+    except (ParseError, HermesError):
+        if inside:
+            source.unlink(missing_ok=True)  # a provider wrote something that is not an image: keep nothing
+        raise
+
+
+# --------------------------------------------------------------------------- store
+
+
+def _request_key(provider: str, model: str | None, prompt: str, aspect: str, seed: int | None, n: int) -> str:
+    blob = json.dumps([provider, model, prompt, aspect, seed, n], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None:
+    from hermes_nb import store
+
+    record = {
+        **provenance_of(result),
+        "n": n,
+        "request_hash": key,  # not "*_key": the store drops secret-looking names
+        "run": run,
+        "index": index,
+        "path": str(result.path),
+        "sha256": result.sha256,
+        "width": result.width,
+        "height": result.height,
+        "format": result.format,
+        "cost": result.cost,
+        "duration_s": result.duration_s,
+        "envelope": result.envelope,
+    }
+    try:
+        store.record_image(record)
+    except HermesError as exc:  # the image is on disk already; a store hiccup must not lose it
+        log.warning("could not record image in the store: %s", exc)
+
+
+def _from_record(row: dict[str, Any]) -> ImageResult:
+    params = dict(row.get("params") or {})
+    return ImageResult(
+        path=Path(str(row.get("path", ""))),
+        prompt=str(row.get("prompt", "")),
+        provider=str(row.get("provider", "")),
+        model=str(row.get("model") or ""),
+        aspect_ratio=str(row.get("aspect_ratio", "")),
+        width=int(params.get("width") or 0),
+        height=int(params.get("height") or 0),
+        sha256=str(params.get("sha256", "")),
+        format=str(params.get("format") or "PNG"),
+        seed=row.get("seed"),
+        revised_prompt=params.get("revised_prompt"),
+        cost=params.get("cost"),
+        duration_s=float(row.get("duration_s") or 0.0),
+        envelope=dict(params.get("envelope") or {}),
+        parameters=dict(params.get("parameters") or {}),
+        created=str(params.get("created", "")),
+        cached=True,
+    )
+
+
+def _replay(
+    provider: str, model: str | None, prompt: str, aspect: str, n: int, key: str
+) -> ImageResult | ImageGallery:
+    """The newest complete earlier answer to the same request, from the store; else ``CacheMissError``."""
+    from hermes_nb import store
+
+    rows = store.get_store().find_images(
+        limit=200, provider=provider, model=model, prompt=prompt, aspect_ratio=aspect, n=n
+    )
+    groups: dict[str, dict[int, dict[str, Any]]] = {}
+    for row in rows:  # newest first
+        params = row.get("params") or {}
+        if params.get("request_hash") != key or not Path(str(row.get("path", ""))).is_file():
+            continue
+        groups.setdefault(str(params.get("run", "")), {}).setdefault(int(params.get("index", 0)), row)
+    for group in groups.values():
+        if all(i in group for i in range(n)):
+            results = [_from_record(group[i]) for i in range(n)]
+            return results[0] if n == 1 else ImageGallery(results)
+    raise CacheMissError(
+        "cache.mode is 'replay' and this image request is not in the store; "
+        'run it once with hn.config.set("cache.mode", "read_write")'
+    )
+
+
+# --------------------------------------------------------------------------- the pipeline
+
+
+def _check_prompt(prompt: Any) -> str:
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise InvalidInputError("prompt is required for image generation (a non-empty string)")
+    return prompt.strip()
+
+
+def _check_aspect(aspect_ratio: Any) -> str:
+    resolved = resolve_aspect_ratio(aspect_ratio)
+    given = aspect_ratio.strip().lower() if isinstance(aspect_ratio, str) else aspect_ratio
+    if given != resolved:
+        warnings.warn(
+            f"aspect_ratio {aspect_ratio!r} is not one of {', '.join(VALID_ASPECT_RATIOS)}; "
+            f"using {resolved!r}",
+            UserWarning,
+            stacklevel=3,
+        )
+    return resolved
+
+
+def _check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_N:
+        raise InvalidInputError(f"n must be an integer from 1 to {MAX_N}, got {n!r}")
+    return n
+
+
+def _references(provider: ImageGenProvider, reference_images: Any) -> list[str] | None:
+    if isinstance(reference_images, (str, Path)):
+        reference_images = [reference_images]
+    if isinstance(reference_images, (list, tuple)):
+        reference_images = [str(r) if isinstance(r, Path) else r for r in reference_images]
+    refs = normalize_reference_images(reference_images)
+    if not refs:
+        return None
+    try:
+        limit = int((provider.capabilities() or {}).get("max_reference_images", 0))
+    except Exception:
+        limit = 0
+    if limit <= 0:
+        raise InvalidInputError(f"image provider {provider.name!r} does not accept reference images")
+    if len(refs) > limit:
+        raise InvalidInputError(
+            f"image provider {provider.name!r} accepts at most {limit} reference images, got {len(refs)}"
+        )
+    return refs
+
+
+def _generate_one(
+    provider: ImageGenProvider,
+    *,
+    prompt: str,
+    aspect: str,
+    model: str | None,
+    seed: int | None,
+    refs: list[str] | None,
+    options: dict[str, Any],
+) -> ImageResult:
+    from hermes_nb._async import call_maybe_async
+
+    name = normalize_name(provider.name)
+    kwargs: dict[str, Any] = dict(options)
+    if model:
+        kwargs["model"] = model
+    if seed is not None:
+        kwargs["seed"] = seed
+    if refs:
+        kwargs["image_url"] = refs[0]
+        if refs[1:]:
+            kwargs["reference_image_urls"] = refs[1:]
+    started = time.perf_counter()
+    try:
+        envelope = call_maybe_async(provider.generate, prompt, aspect, **kwargs)
+    except HermesError:
+        raise
+    except Exception as exc:
+        raise ProviderError(
+            f"image provider {name!r} raised {type(exc).__name__}: {exc}", provider=name
+        ) from exc
+    if not isinstance(envelope, dict):
+        raise ProviderError(
+            f"image provider {name!r} returned {type(envelope).__name__}, not an envelope dict", provider=name
+        )
+    if not envelope.get("success"):
+        raise error_from_envelope({**envelope, "provider": envelope.get("provider") or name})
+    result = ImageResult(
+        path=Path(),
+        prompt=prompt,
+        provider=name,
+        model=str(envelope.get("model") or model or ""),
+        aspect_ratio=str(envelope.get("aspect_ratio") or aspect),
+        width=0,
+        height=0,
+        sha256="",
+        seed=envelope.get("seed", seed),
+        revised_prompt=envelope.get("revised_prompt") or None,
+        cost=envelope.get("cost") if isinstance(envelope.get("cost"), dict) else None,
+        parameters=_safe_parameters(options),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    timeout = float(config.get("image_gen.timeout", 120.0))
+    path, info, digest = _materialise(
+        envelope.get("image"), prefix=name, provenance=provenance_of(result), timeout=timeout
+    )
+    result.path, result.width, result.height, result.sha256, result.format = (
+        path,
+        info.width,
+        info.height,
+        digest,
+        info.format,
+    )
+    result.envelope = {**envelope, "image": str(path)}
+    result.duration_s = round(time.perf_counter() - started, 6)
+    return result
+
+
+def imagine(
+    prompt: str,
+    aspect_ratio: str = "landscape",
+    model: str | None = None,
+    backend: str | None = None,
+    n: int = 1,
+    seed: int | None = None,
+    reference_images: str | Path | list[str] | list[Path] | list[str | Path] | None = None,
+    **options: Any,
+) -> ImageResult | ImageGallery:
+    """Generate ``n`` images for ``prompt`` with the active image provider.
+
+    ``seed`` is passed to providers that take one (image ``i`` of a gallery gets ``seed + i``);
+    ``reference_images`` (paths, URLs or data URIs) route to the provider's edit endpoint;
+    other keyword ``options`` go to the provider unchanged (e.g. ``quality="high"``).
+    """
+    text = _check_prompt(prompt)
+    aspect = _check_aspect(aspect_ratio)
+    count = _check_n(n)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidInputError(f"seed must be an integer, got {seed!r}")
+    mode = str(config.get("cache.mode", "read_write"))
+    provider = resolve_image_provider(backend)
+    name = normalize_name(provider.name)
+    chosen_model = resolve_model(provider, model)
+    key = _request_key(name, chosen_model, text, aspect, seed, count)
+    if mode == "replay":
+        return _replay(name, chosen_model, text, aspect, count, key)
+    refs = _references(provider, reference_images)
+    run = uuid.uuid4().hex[:12]
+    results = []
+    for index in range(count):
+        result = _generate_one(
+            provider,
+            prompt=text,
+            aspect=aspect,
+            model=chosen_model,
+            seed=None if seed is None else seed + index,
+            refs=refs,
+            options=options,
+        )
+        if mode != "off":
+            _record(result, key, run, index, count)
+        results.append(result)
+    return results[0] if count == 1 else ImageGallery(results, prompt=text, provider=name)
+
+
+async def aimagine(
+    prompt: str,
+    aspect_ratio: str = "landscape",
+    model: str | None = None,
+    backend: str | None = None,
+    n: int = 1,
+    seed: int | None = None,
+    reference_images: str | Path | list[str] | list[Path] | list[str | Path] | None = None,
+    **options: Any,
+) -> ImageResult | ImageGallery:
+    """Async twin of ``imagine`` (the blocking work runs in a worker thread)."""
+    return await asyncio.to_thread(
+        imagine, prompt, aspect_ratio, model, backend, n, seed, reference_images, **options
+    )
+
+
+def imagine_many(
+    prompts: Iterable[str],
+    *,
+    concurrency: int = 4,
+    executor: concurrent.futures.Executor | None = None,
+    return_exceptions: bool = True,
+    on_result: Callable[[int, Any], None] | None = None,
+    **kwargs: Any,
+) -> list[ImageResult | ImageGallery | HermesError]:
+    """``imagine`` for each prompt with at most ``concurrency`` at a time, results in input order.
+
+    A failed item is its ``HermesError`` in the list (``return_exceptions=False`` raises the first).
+    ``executor`` may be any ``concurrent.futures.Executor`` (e.g. a Dask client's executor).
+    """
+    items = list(prompts)
+    if not 1 <= int(concurrency) <= 64:
+        raise InvalidInputError(f"concurrency must be between 1 and 64, got {concurrency!r}")
+    own = executor is None
+    pool = executor or concurrent.futures.ThreadPoolExecutor(
+        int(concurrency), thread_name_prefix="hermes_nb-imagine"
+    )
+    out: list[Any] = [None] * len(items)
+    try:
+        pending: dict[concurrent.futures.Future[Any], int] = {}
+        queue = iter(enumerate(items))
+        while True:
+            while len(pending) < int(concurrency):
+                nxt = next(queue, None)
+                if nxt is None:
+                    break
+                pending[pool.submit(imagine, nxt[1], **kwargs)] = nxt[0]
+            if not pending:
+                break
+            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                index = pending.pop(future)
+                try:
+                    out[index] = future.result()
+                except HermesError as exc:
+                    if not return_exceptions:
+                        raise
+                    out[index] = exc
+                if on_result is not None:
+                    on_result(index, out[index])
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return out

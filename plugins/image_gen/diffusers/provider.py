@@ -1,0 +1,212 @@
+"""Local text-to-image with diffusers: a pipeline directory or a Hugging Face cache id, never a download.
+
+The model is ``image_gen.diffusers.model`` (or the ``model`` argument): a directory written by
+``save_pretrained`` or a hub id already in the local cache (``local_files_only=True``). Device:
+CUDA, then Apple MPS, then CPU. Pipelines are cached per (model, device, dtype).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb._state import on_reset
+from hermes_nb.image_provider import (
+    DEFAULT_ASPECT_RATIO,
+    ImageGenProvider,
+    error_response,
+    resolve_aspect_ratio,
+    save_bytes_image,
+    success_response,
+)
+
+INSTALL_HINT = "pip install 'hermes_nb[diffusers]'"
+_DEPENDENCIES = ("torch", "diffusers", "transformers")
+_ASPECT_SCALE = {"landscape": (1.5, 1.0), "square": (1.0, 1.0), "portrait": (1.0, 1.5)}
+
+_pipelines: dict[tuple[str, str, str], Any] = {}
+_lock = threading.Lock()
+
+
+@on_reset
+def _forget_pipelines() -> None:
+    with _lock:
+        _pipelines.clear()
+
+
+def _missing_dependencies() -> list[str]:
+    return [name for name in _DEPENDENCIES if importlib.util.find_spec(name) is None]
+
+
+def _pick_device(torch: Any) -> str:
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def _multiple_of_8(value: float) -> int:
+    return max(8, int(round(value / 8.0)) * 8)
+
+
+class DiffusersImageProvider(ImageGenProvider):
+    """Stable Diffusion / FLUX pipelines on this machine; seeds are reproducible."""
+
+    @property
+    def name(self) -> str:
+        return "diffusers"
+
+    @property
+    def display_name(self) -> str:
+        return "Diffusers (local)"
+
+    def is_available(self) -> bool:
+        return not _missing_dependencies()
+
+    def list_models(self) -> list[dict[str, Any]]:
+        configured = config.get("image_gen.diffusers.model")
+        return [{"id": str(configured), "display": "configured local pipeline"}] if configured else []
+
+    def default_model(self) -> str | None:
+        configured = config.get("image_gen.diffusers.model")
+        return str(configured) if configured else None
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"modalities": ["text"], "max_reference_images": 0, "seed": True}
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {
+            "name": "Diffusers (local)",
+            "badge": "local",
+            "tag": "Stable Diffusion / FLUX on your own GPU or CPU",
+            "env_vars": [],
+            "install": f"{INSTALL_HINT}, then hn.config.set('image_gen.diffusers.model', '<dir or hub id>')",
+        }
+
+    def generate(
+        self,
+        prompt: str,
+        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
+        *,
+        image_url: str | None = None,
+        reference_image_urls: list[str] | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        aspect = resolve_aspect_ratio(aspect_ratio)
+        model = str(kwargs.pop("model", None) or config.get("image_gen.diffusers.model") or "")
+        prompt = (prompt or "").strip()
+
+        def fail(message: str, error_type: str) -> dict[str, Any]:
+            return error_response(
+                error=message,
+                error_type=error_type,
+                provider=self.name,
+                model=model,
+                prompt=prompt,
+                aspect_ratio=aspect,
+            )
+
+        if not prompt:
+            return fail("prompt is required for image generation", "invalid_argument")
+        if image_url or reference_image_urls:
+            return fail("the diffusers provider does text-to-image only", "modality_unsupported")
+        missing = _missing_dependencies()
+        if missing:
+            return fail(f"diffusers needs {', '.join(missing)}: {INSTALL_HINT}", "missing_dependency")
+        if not model:
+            return fail(
+                "no local pipeline configured: hn.config.set('image_gen.diffusers.model', '<dir or hub id>')",
+                "not_configured",
+            )
+        try:
+            pipe, device = _pipeline(model)
+        except (OSError, ValueError) as exc:
+            return fail(
+                f"could not load the pipeline {model!r} offline ({type(exc).__name__}: {exc}); give a "
+                "save_pretrained directory or a hub id that is already in the local cache",
+                "not_configured",
+            )
+        import torch
+
+        seed = kwargs.get("seed")
+        seed = int(seed) if seed is not None else random.SystemRandom().randrange(2**31)
+        width, height = _size(pipe, aspect)
+        call: dict[str, Any] = {
+            "prompt": prompt,
+            "width": width,
+            "height": height,
+            "generator": torch.Generator(device=device).manual_seed(seed),
+        }
+        for name in ("num_inference_steps", "guidance_scale", "negative_prompt"):
+            if kwargs.get(name) is not None:
+                call[name] = kwargs[name]
+        try:
+            with _lock:  # one pipeline run at a time: they are not thread-safe and fill the device
+                output = pipe(**call)
+        except (RuntimeError, ValueError, TypeError) as exc:
+            return fail(f"the pipeline failed: {type(exc).__name__}: {exc}", "provider_error")
+        images = getattr(output, "images", None)
+        if not images:
+            return fail("the pipeline returned no image", "empty_response")
+        buffer = io.BytesIO()
+        images[0].save(buffer, format="PNG")
+        path = save_bytes_image(buffer.getvalue(), prefix=self.name, extension="png")
+        return success_response(
+            image=str(path),
+            model=model,
+            prompt=prompt,
+            aspect_ratio=aspect,
+            provider=self.name,
+            extra={
+                "seed": seed,
+                "width": width,
+                "height": height,
+                "device": device,
+                "num_inference_steps": call.get("num_inference_steps"),
+                "cost": {"usd": 0.0, "estimated": False},
+            },
+        )
+
+
+def _pipeline(model: str) -> tuple[Any, str]:
+    import torch
+
+    from diffusers import AutoPipelineForText2Image
+
+    device = _pick_device(torch)
+    dtype = torch.float16 if device == "cuda" else torch.float32
+    source = str(Path(model).expanduser()) if Path(model).expanduser().is_dir() else model
+    key = (source, device, str(dtype))
+    with _lock:
+        pipe = _pipelines.get(key)
+    if pipe is None:
+        pipe = AutoPipelineForText2Image.from_pretrained(source, local_files_only=True, torch_dtype=dtype)
+        pipe = pipe.to(device)
+        if hasattr(pipe, "set_progress_bar_config"):
+            pipe.set_progress_bar_config(disable=True)
+        with _lock:
+            pipe = _pipelines.setdefault(key, pipe)
+    return pipe, device
+
+
+def _size(pipe: Any, aspect: str) -> tuple[int, int]:
+    """``image_gen.diffusers.size`` ("WxH" or {aspect: "WxH"}), else from the model's native size."""
+    configured = config.get("image_gen.diffusers.size")
+    if isinstance(configured, dict):
+        configured = configured.get(aspect)
+    if isinstance(configured, str) and "x" in configured:
+        w, _, h = configured.lower().partition("x")
+        return _multiple_of_8(float(w)), _multiple_of_8(float(h))
+    unet = getattr(pipe, "unet", None) or getattr(pipe, "transformer", None)
+    sample = getattr(getattr(unet, "config", None), "sample_size", None)
+    scale = getattr(pipe, "vae_scale_factor", 8)
+    native = int(sample) * int(scale) if isinstance(sample, int) else 512
+    fw, fh = _ASPECT_SCALE[aspect]
+    return _multiple_of_8(native * fw), _multiple_of_8(native * fh)
