@@ -265,12 +265,11 @@ class _AsyncFromSync(httpx.AsyncBaseTransport):
         def _call() -> httpx.Response:
             resp = self._inner.handle_request(request)
             try:
-                raw = b"".join(resp.iter_raw())
+                body = resp.read()
             finally:
                 resp.close()
-            return httpx.Response(
-                resp.status_code, headers=resp.headers, content=raw, extensions=resp.extensions
-            )
+            return httpx.Response(resp.status_code, headers=_decoded_headers(resp), content=body,
+                                  extensions=resp.extensions)
 
         return await asyncio.to_thread(_call)
 
@@ -295,16 +294,16 @@ def _async_transport(transport: Any) -> httpx.AsyncBaseTransport | None:
     return _AsyncFromSync(transport)
 
 
+def _decoded_headers(resp: httpx.Response) -> list[tuple[str, str]]:
+    """Headers for a body that is already decoded: encoding and length headers must go."""
+    drop = ("content-encoding", "content-length", "transfer-encoding")
+    return [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in drop]
+
+
 def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
-    """A fully read response; the body is already decoded, so encoding headers must go."""
-    headers = [
-        (k, v)
-        for k, v in resp.headers.multi_items()
-        if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-    ]
-    out = httpx.Response(
-        resp.status_code, headers=headers, content=body, request=resp.request, extensions=resp.extensions
-    )
+    """A fully read response built from the decoded body."""
+    out = httpx.Response(resp.status_code, headers=_decoded_headers(resp), content=body,
+                         request=resp.request, extensions=resp.extensions)
     out.history = list(resp.history)
     return out
 
