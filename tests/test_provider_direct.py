@@ -1,0 +1,150 @@
+"""direct provider against the emulator's site: every content type, per-URL errors, Jina fallback rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hermes_nb import config
+from hermes_nb.loader import load_plugins
+from hermes_nb.registry import web_providers
+from hermes_nb.testing import Emulator, use_emulator
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Emulator]:
+    with Emulator(seed=11) as server:
+        yield server
+
+
+@pytest.fixture
+def direct(emu: Emulator) -> Iterator[object]:
+    emu.reset_log()
+    emu.clear_faults()
+    load_plugins()
+    config.set("web.max_retries", 0)
+    with use_emulator(emu):
+        yield web_providers.get("direct")
+
+
+def test_capabilities() -> None:
+    load_plugins()
+    provider = web_providers.get("direct")
+    assert provider is not None and provider.is_available() and provider.is_keyless_available()
+    assert not provider.supports_search() and provider.supports_extract() and provider.supports_crawl()
+
+
+def test_article_metadata_and_request(direct, emu: Emulator) -> None:
+    url = emu.page_url("/site/articles/hello-world.html")
+    (page,) = direct.extract([url])
+    assert page["title"] == "Hello, World: a first notebook"
+    assert page["content"].startswith("# Hello, World") and page["raw_content"] == page["content"]
+    meta = page["metadata"]
+    assert meta["author"] == "Ada Lovelace" and meta["date"] == "2024-01-15" and meta["language"] == "en"
+    assert meta["content_type"] == "text/html" and meta["final_url"] == url
+    assert meta["truncated"] is False and meta["bytes"] > 0 and meta["status"] == 200
+    (req,) = [r for r in emu.requests if r.path == "/site/articles/hello-world.html"]
+    assert req.headers["user-agent"].startswith("hermes_nb/") and "text/html" in req.headers["accept"]
+
+
+@pytest.mark.parametrize(
+    ("path", "ctype", "needle"),
+    [
+        ("/site/plain.txt", "text/plain", "Plain text notes"),
+        ("/site/readme.md", "text/markdown", "# Emulated readme"),
+        ("/site/data.json", "application/json", '"name": "emulated"'),
+        ("/site/data.csv", "text/csv", "| id | name | price |"),
+        ("/site/feed.rss", "application/rss+xml", "- [Hello, World: a first notebook]"),
+        ("/site/feed.atom", "application/atom+xml", "- [Hello, World: a first notebook]"),
+        ("/site/paper.pdf", "application/pdf", "Deterministic PDF text"),
+        ("/site/cp1252.html", "text/html", "Naïve “quotes” and € signs."),
+        ("/site/sjis.html", "text/html", "これはシフトJISのページです。"),
+    ],
+)
+def test_content_types(direct, emu: Emulator, path: str, ctype: str, needle: str) -> None:
+    (page,) = direct.extract([emu.page_url(path)])
+    assert "error" not in page, page.get("error")
+    assert page["metadata"]["content_type"] == ctype
+    assert needle in page["content"]
+
+
+def test_per_url_errors_never_fail_the_call(direct, emu: Emulator) -> None:
+    urls = [
+        emu.page_url("/site/archive.zip"),
+        emu.page_url("/site/missing.html"),
+        "ftp://example.com/file",
+        emu.page_url("/site/articles/python-tips.html"),
+    ]
+    pages = direct.extract(urls)
+    assert [p["url"] for p in pages] == urls
+    assert pages[0]["error_code"] == "CONTENT_FETCH_FAILED" and "application/zip" in pages[0]["error"]
+    assert pages[1]["error_code"] == "CONTENT_FETCH_FAILED" and "404" in pages[1]["error"]
+    assert pages[2]["error_code"] == "INVALID_INPUT"
+    assert "error" not in pages[3] and pages[3]["title"].startswith("Ten Python tips")
+
+
+def test_private_urls_blocked_without_the_emulator_switch(direct, emu: Emulator) -> None:
+    config.set("security.allow_private_urls", False)
+    (page,) = direct.extract([emu.page_url("/site/")])
+    assert page["error_code"] == "CONTENT_BLOCKED"
+    assert not [r for r in emu.requests if r.path.startswith("/site")]
+
+
+def test_redirects_recorded(direct, emu: Emulator) -> None:
+    (page,) = direct.extract([emu.page_url("/site/redirect/start")])
+    assert page["metadata"]["final_url"] == emu.page_url("/site/articles/hello-world.html")
+    assert len(page["metadata"]["redirects"]) == 3
+
+
+def test_jina_is_off_by_default(direct, emu: Emulator) -> None:
+    (page,) = direct.extract([emu.page_url("/site/js-heavy.html")], prefer_reader=True)
+    assert "reader" not in page["metadata"] and emu.requests_for("jina") == []
+
+
+def test_jina_used_when_preferred(direct, emu: Emulator) -> None:
+    config.set("web.jina_fallback", True)
+    url = emu.page_url("/site/articles/data-science.html")
+    (page,) = direct.extract([url], prefer_reader=True)
+    meta = page["metadata"]
+    assert meta["reader"] == "jina" and meta["reader_reason"] == "prefer_reader"
+    assert meta["content_type"] == "text/markdown; source=jina" and "Jina" in meta["third_party"]
+    assert page["title"] == "Data science with plain Python"
+    (req,) = emu.requests_for("jina")
+    assert req.path == f"/jina/{url}" and req.headers["x-no-cache"] == "true"
+    assert "authorization" not in req.headers
+
+
+def test_jina_trigger_and_failure_keeps_local_result(direct, emu: Emulator) -> None:
+    config.set("web.jina_fallback", True)
+    config.set_key("JINA_API_KEY", "jina_" + "k" * 20)
+    (page,) = direct.extract([emu.page_url("/site/js-heavy.html")])
+    # the emulated reader cannot run JavaScript either: empty answer -> local text + warning
+    assert page["content"] == "Enable JavaScript."
+    assert "kept the local extraction" in page["metadata"]["reader_warning"]
+    (req,) = emu.requests_for("jina")
+    assert req.headers["authorization"].startswith("Bearer jina_")
+    emu.fail("jina", "500")
+    (page,) = direct.extract([emu.page_url("/site/js-heavy.html")])
+    assert "PROVIDER_UNAVAILABLE" in page["metadata"]["reader_warning"] and "error" not in page
+
+
+def test_long_article_does_not_trigger_jina(direct, emu: Emulator) -> None:
+    config.set("web.jina_fallback", True)
+    direct.extract([emu.page_url("/site/long.html")])
+    assert emu.requests_for("jina") == []
+
+
+def test_private_url_never_sent_to_a_public_reader(direct, emu: Emulator) -> None:
+    config.set("web.jina_fallback", True)
+    config.set("web.jina.base_url", "https://r.jina.ai")
+    (page,) = direct.extract([emu.page_url("/site/js-heavy.html")], prefer_reader=True)
+    assert "not public" in page["metadata"]["reader_warning"]
+    assert emu.requests_for("jina") == []
+
+
+def test_crawl_delegates_to_the_crawler(direct, emu: Emulator) -> None:
+    out = direct.crawl(emu.page_url("/site/"), depth=1, limit=4, delay=0)
+    urls = [r["url"] for r in out["results"]]
+    assert urls[0] == emu.page_url("/site/") and len(urls) == 4
+    assert all(u.startswith(emu.url + "/site/") for u in urls)
