@@ -1,0 +1,102 @@
+"""The bundled offline ``local`` provider: FTS5 over the store, loaded like any plugin."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+from hermes_nb import config, selection, store, web
+from hermes_nb.errors import ProviderNotConfiguredError
+from hermes_nb.registry import web_providers
+
+PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "web" / "local"
+
+
+def _import_plugin() -> ModuleType:
+    """Import the plugin directory as a package, the way the loader does (relative imports)."""
+    name = "hermes_plugins_test_local"
+    spec = importlib.util.spec_from_file_location(
+        name, PLUGIN_DIR / "__init__.py", submodule_search_locations=[str(PLUGIN_DIR)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Ctx:
+    def register_web_search_provider(self, provider: object) -> None:
+        web_providers.register(provider)  # type: ignore[arg-type]  # checked by the registry
+
+
+@pytest.fixture
+def local(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_nb.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
+
+    monkeypatch.setattr(web_providers, "loader", None)
+    _import_plugin().register(_Ctx())
+
+
+def test_manifest() -> None:
+    manifest = yaml.safe_load((PLUGIN_DIR / "plugin.yaml").read_text(encoding="utf-8"))
+    assert manifest["kind"] == "backend" and manifest["provides_web_providers"] == ["local"]
+    assert "requires_env" not in manifest
+
+
+def test_unavailable_while_the_store_is_empty(local: None, hermetic: Path) -> None:
+    provider = web_providers.get("local")
+    assert provider is not None and selection.tier_of(provider) == "offline"
+    assert not provider.is_available() and not (hermetic / store.FILENAME).exists()
+    with pytest.raises(ProviderNotConfiguredError):
+        web.search("anything")
+
+
+def test_searches_extracted_pages_and_indexed_folders(local: None, tmp_path: Path) -> None:
+    store.get_store().put_page("https://a.test/", "Notebook kernels", "How a Jupyter kernel runs code.")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "k.md").write_text("# Kernel gateway\nRemote kernel setup.", encoding="utf-8")
+    store.index_folder(folder)
+
+    result = web.search("kernel", 5)
+    assert result.provider == "local" and len(result) == 2
+    assert {h.title for h in result} == {"Notebook kernels", "Kernel gateway"}
+    assert [h.position for h in result] == [1, 2]
+    assert web.search("nothing-matches-this", backend="local").hits == []
+
+
+def test_local_is_the_last_auto_candidate(local: None) -> None:
+    from hermes_nb.web_provider import WebSearchProvider
+
+    class Keyless(WebSearchProvider):
+        @property
+        def name(self) -> str:
+            return "keyless"
+
+        def is_available(self) -> bool:
+            return True
+
+        def is_keyless_available(self) -> bool:
+            return True
+
+    store.get_store().put_page("https://a.test/", "A", "alpha")
+    web_providers.register(Keyless())
+    assert [p.name for p in selection.candidates("search")] == ["keyless", "local"]
+    config.set("web.search_backend", "local")
+    assert selection.resolve("search").name == "local"
+
+
+def test_loaded_through_the_plugin_loader(hermetic: Path) -> None:
+    from hermes_nb import loader
+
+    loader.load_plugins(force=True)
+    provider = web_providers.get("local")
+    assert provider is not None and web_providers.owner("local") == "web/local"
+    store.get_store().put_page("https://b.test/", "Offline", "search without a network")
+    assert web.search("network", backend="local").urls == ["https://b.test/"]
