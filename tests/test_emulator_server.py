@@ -28,13 +28,17 @@ def client():
 
 
 def _brave(client, emu, q="python", token="emu-brave-key", **params):
-    return client.get(emu.base_url("brave") + BRAVE, params={"q": q, **params},
-                      headers={"X-Subscription-Token": token})
+    return client.get(
+        emu.base_url("brave") + BRAVE, params={"q": q, **params}, headers={"X-Subscription-Token": token}
+    )
 
 
 def _tavily(client, emu, query="python"):
-    return client.post(emu.base_url("tavily") + "/search", json={"query": query},
-                       headers={"Authorization": "Bearer emu-tavily-key"})
+    return client.post(
+        emu.base_url("tavily") + "/search",
+        json={"query": query},
+        headers={"Authorization": "Bearer emu-tavily-key"},
+    )
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "example.com"])
@@ -131,8 +135,14 @@ def test_fault_until_cleared_and_path_prefix_target(emu, client):
     for _ in range(3):
         r = _tavily(client, emu)
         assert r.status_code == 503 and r.headers["x-emu"] == "1"
-    assert client.post(emu.base_url("tavily") + "/extract", json={"urls": "https://a.example/"},
-                       headers={"Authorization": "Bearer k"}).status_code == 200
+    assert (
+        client.post(
+            emu.base_url("tavily") + "/extract",
+            json={"urls": "https://a.example/"},
+            headers={"Authorization": "Bearer k"},
+        ).status_code
+        == 200
+    )
     emu.clear_faults()
     assert _tavily(client, emu).status_code == 200
 
