@@ -31,7 +31,7 @@ _SKIP_EXTENSIONS = frozenset(
         "svg", "ico", "bmp", "tif", "tiff", "mp3", "mp4", "m4a", "wav", "ogg", "webm", "avi", "mov", "mkv",
         "flac", "css", "js", "mjs", "woff", "woff2", "ttf", "otf", "eot", "exe", "dmg", "msi", "iso", "apk",
         "deb", "rpm", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "json", "xml", "rss",
-        "atom", "csv", "txt",
+        "atom", "csv", "tsv", "txt", "md", "yaml", "yml",
     }
 )
 _DEFAULT_PORTS = {"http": 80, "https": 443}

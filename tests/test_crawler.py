@@ -1,0 +1,161 @@
+"""Crawler: breadth-first order, depth and page limits, robots.txt, same-site, dedupe, delay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hermes_nb import config, crawler
+from hermes_nb.errors import ContentFetchError, InvalidInputError, TimeoutError_
+from hermes_nb.fetch import FetchedContent
+from hermes_nb.testing import Emulator, use_emulator
+
+ROOT = "https://site.test"
+
+
+def page(body: str, title: str = "") -> str:
+    return f"<html><head><title>{title}</title></head><body><main><p>{body}</p></main></body></html>"
+
+
+SITE = {
+    "/": page(
+        '<a href="/a">A</a> <a href="/b#top">B</a> <a href="https://other.test/x">off</a> '
+        '<a href="/doc.pdf">pdf</a> <a href="mailto:x@y">mail</a> <a href="/a#again">A again</a>',
+        "Home",
+    ),
+    "/a": page('<a href="/a/deep">deep</a> <a href="/">home</a> <a href="/secret/x">s</a>', "Page A"),
+    "/b": page('<a href="/b/deep">deep</a> <a href="/moved">moved</a>', "Page B"),
+    "/a/deep": page('<a href="/a/deeper">deeper</a>', "A deep"),
+    "/b/deep": page("end", "B deep"),
+    "/a/deeper": page("bottom", "A deeper"),
+    "/secret/x": page("hidden", "Secret"),
+    "/target": page("moved here", "Target"),
+}
+
+
+class FakeFetcher:
+    """Serves SITE; records calls; ``/moved`` redirects to ``/target``; robots text is configurable."""
+
+    def __init__(self, robots: str | None = "User-agent: *\nDisallow: /secret/\n", robots_status: int = 200):
+        self.calls: list[str] = []
+        self.robots = robots
+        self.robots_status = robots_status
+
+    def __call__(self, url: str, **kw: object) -> FetchedContent:
+        self.calls.append(url)
+        path = url[len(ROOT):] or "/"
+        if path == "/robots.txt":
+            if self.robots_status != 200:
+                raise ContentFetchError(f"HTTP {self.robots_status}", status=self.robots_status)
+            return _fc(url, url, (self.robots or "").encode(), "text/plain")
+        if path == "/boom":
+            raise TimeoutError_("slow")
+        final = f"{ROOT}/target" if path == "/moved" else url
+        body = SITE.get(final[len(ROOT):])
+        if body is None:
+            raise ContentFetchError(f"HTTP 404 Not Found for {url}", status=404)
+        return _fc(url, final, body.encode(), "text/html")
+
+
+def _fc(url: str, final: str, body: bytes, ctype: str) -> FetchedContent:
+    return FetchedContent(url=url, final_url=final, status=200, headers={}, content=body, content_type=ctype,
+                          charset="utf-8", truncated=False)
+
+
+def test_normalize_url() -> None:
+    assert crawler.normalize_url("HTTPS://Site.Test:443/a#frag") == "https://site.test/a"
+    assert crawler.normalize_url("http://site.test:8080") == "http://site.test:8080/"
+    assert crawler.normalize_url("http://site.test/p?q=1#x") == "http://site.test/p?q=1"
+
+
+def test_extract_links_resolves_relative_and_base() -> None:
+    html = '<base href="/docs/"><a href="intro">i</a><a href="javascript:x()">j</a>'
+    html += '<a href="//cdn.test/z">z</a>'
+    assert crawler.extract_links(html, "https://site.test/x") == [
+        "https://site.test/docs/intro",
+        "https://cdn.test/z",
+    ]
+
+
+def test_breadth_first_same_site_dedupe_robots() -> None:
+    fetch = FakeFetcher()
+    slept: list[float] = []
+    out = crawler.crawl(ROOT + "/", depth=2, limit=20, delay=0.25, fetcher=fetch, sleep=slept.append)
+    urls = [r["url"] for r in out["results"]]
+    assert urls == [ROOT + p for p in ("/", "/a", "/b", "/a/deep", "/b/deep", "/target")]
+    assert [r["metadata"]["depth"] for r in out["results"]] == [0, 1, 1, 2, 2, 2]
+    assert out["results"][1]["title"] == "Page A"
+    assert fetch.calls[0] == f"{ROOT}/robots.txt"
+    assert not any("secret" in c or "other.test" in c or c.endswith(".pdf") for c in fetch.calls)
+    assert f"{ROOT}/a/deeper" not in fetch.calls  # beyond depth 2
+    assert slept == [0.25] * 5  # between page requests, none before the first
+    assert len(fetch.calls) == 7  # robots + 6 pages (/moved fetched once, lands on /target)
+
+
+def test_page_limit_and_depth_zero() -> None:
+    out = crawler.crawl(ROOT + "/", depth=5, limit=3, delay=0, fetcher=FakeFetcher())
+    assert len(out["results"]) == 3
+    only = crawler.crawl(ROOT + "/", depth=0, limit=10, delay=0, fetcher=FakeFetcher())
+    assert [r["url"] for r in only["results"]] == [f"{ROOT}/"]
+
+
+def test_robots_crawl_delay_and_disallowed_start() -> None:
+    slept: list[float] = []
+    fetch = FakeFetcher(robots="User-agent: hermes_nb\nCrawl-delay: 2\nDisallow: /b\n")
+    out = crawler.crawl(ROOT + "/", depth=1, limit=10, delay=0.1, fetcher=fetch, sleep=slept.append)
+    assert [r["url"] for r in out["results"]] == [f"{ROOT}/", f"{ROOT}/a"]
+    assert slept == [2.0]
+    with pytest.raises(ContentFetchError, match="robots.txt"):
+        crawler.crawl(ROOT + "/b", fetcher=FakeFetcher(robots="User-agent: *\nDisallow: /b\n"), delay=0)
+
+
+def test_robots_status_semantics() -> None:
+    with pytest.raises(ContentFetchError, match="disallows"):
+        crawler.crawl(ROOT + "/", fetcher=FakeFetcher(robots_status=403), delay=0)
+    out = crawler.crawl(ROOT + "/", depth=1, limit=10, delay=0, fetcher=FakeFetcher(robots_status=404))
+    assert f"{ROOT}/a" in [r["url"] for r in out["results"]]
+    ignored = crawler.crawl(ROOT + "/a", depth=1, delay=0, fetcher=FakeFetcher(robots_status=403),
+                            respect_robots=False)
+    assert f"{ROOT}/secret/x" in [r["url"] for r in ignored["results"]]
+
+
+def test_later_failures_are_per_page_errors_but_start_failure_raises() -> None:
+    SITE["/flaky"] = page('<a href="/boom">b</a> <a href="/nope">n</a>', "Flaky")
+    try:
+        out = crawler.crawl(ROOT + "/flaky", depth=1, delay=0, fetcher=FakeFetcher())
+    finally:
+        del SITE["/flaky"]
+    by_url = {r["url"]: r for r in out["results"]}
+    assert by_url[f"{ROOT}/boom"]["error_code"] == "TIMEOUT"
+    assert by_url[f"{ROOT}/nope"]["error_code"] == "CONTENT_FETCH_FAILED"
+    with pytest.raises(ContentFetchError):
+        crawler.crawl(ROOT + "/nope", delay=0, fetcher=FakeFetcher())
+    with pytest.raises(InvalidInputError):
+        crawler.crawl("file:///etc/passwd", fetcher=FakeFetcher())
+
+
+def test_default_delay_comes_from_config() -> None:
+    config.set("web.crawl_delay", 0.75)
+    slept: list[float] = []
+    crawler.crawl(ROOT + "/", depth=1, limit=2, fetcher=FakeFetcher(), sleep=slept.append)
+    assert slept == [0.75]
+
+
+@pytest.fixture
+def emu() -> Iterator[Emulator]:
+    with Emulator(seed=2) as server, use_emulator(server):
+        yield server
+
+
+def test_against_the_emulator_site(emu: Emulator) -> None:
+    out = crawler.crawl(emu.page_url("/site/"), depth=1, limit=30, delay=0)
+    urls = [r["url"] for r in out["results"]]
+    assert urls[0] == emu.page_url("/site/")
+    assert emu.page_url("/site/articles/hello-world.html") in urls
+    assert not any("/private/" in u for u in urls)  # robots.txt: Disallow: /site/private/
+    assert not any(r.path.startswith("/site/private") for r in emu.requests)
+    assert not any(r.path.endswith((".pdf", ".txt", ".rss", ".md")) for r in emu.requests[1:])
+    broken = [r for r in out["results"] if r["url"].endswith("/site/missing.html")]
+    assert broken and broken[0]["error_code"] == "CONTENT_FETCH_FAILED"
+    assert emu.requests[0].path == "/robots.txt"
