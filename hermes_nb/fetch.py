@@ -263,8 +263,10 @@ def _fetch_chain_sync(plan: _Plan) -> FetchedContent:
                     current = plan.next_hop(guarded, resp.status_code, resp.headers)
                     continue
                 body = bytearray()
-                feed = _inflater(resp.headers.get("content-encoding", "").strip().lower())
-                if feed is not None:
+                feed = _inflater(resp.headers.get("content-encoding", "identity").strip().lower())
+                if resp.is_stream_consumed:  # a transport that hands back an already read body
+                    truncated = _collect(resp.iter_bytes(), plan, body)
+                elif feed is not None:
                     truncated = _collect((c for raw in resp.iter_raw() for c in feed(raw)), plan, body)
                 elif resp.headers.get("content-encoding", "identity").strip().lower() == "identity":
                     truncated = _collect(resp.iter_raw(), plan, body)
@@ -317,7 +319,9 @@ async def _fetch_chain_async(plan: _Plan) -> FetchedContent:
                 body = bytearray()
                 encoding = resp.headers.get("content-encoding", "identity").strip().lower()
                 feed = _inflater(encoding)
-                if feed is not None or encoding == "identity":
+                if resp.is_stream_consumed:
+                    truncated = await _acollect(resp.aiter_bytes(), plan, body, None)
+                elif feed is not None or encoding == "identity":
                     truncated = await _acollect(resp.aiter_raw(), plan, body, feed)
                 else:
                     truncated = await _acollect(resp.aiter_bytes(), plan, body, None)
