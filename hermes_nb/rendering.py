@@ -17,7 +17,7 @@ import hashlib
 import html
 import io
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -448,16 +448,32 @@ def mimebundle(obj: Any, *, widget: bool | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- magic outputs
 
 
-class ResultList(list[Any]):
-    """Several results shown one after another (``%%web_search`` batches)."""
+class ResultList(Sequence[Any]):
+    """Several results shown one after another (``%%web_search`` batches); a read-only sequence.
+
+    Not a ``list``/``UserList`` subclass: IPython's pretty printer claims ``text/plain`` of those,
+    which would replace the stable text below.
+    """
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self._items = list(items)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._items[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"ResultList(n={len(self._items)})"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         texts, pages = [], []
         for item in self:
-            if isinstance(item, BaseException):
-                texts.append(f"! {type(item).__name__}: {item}")
-                pages.append(f'<div style="{_CARD}">⚠️ {_e(type(item).__name__)}: {_e(item)}</div>')
-            else:
+            try:
                 texts.append(plain_text(item))
                 pages.append(static_html(item))
+            except TypeError:  # a failed batch item (BatchError) or an exception
+                texts.append(f"! {item!r}")
+                pages.append(f'<div style="{_CARD}">⚠️ {_e(repr(item))}</div>')
         return {"text/plain": "\n".join(texts), "text/html": "\n".join(pages)}
