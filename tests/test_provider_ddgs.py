@@ -18,7 +18,7 @@ from hermes_nb.errors import (
 from hermes_nb.loader import load_plugins
 from hermes_nb.registry import web_providers
 
-FAKE_DDGS = '''
+FAKE_DDGS = """
 import time
 
 
@@ -54,7 +54,7 @@ class DDGS:
         rows.insert(1, {"title": "no link", "body": "dropped"})
         rows[0]["body"] = f"timeout={self.timeout} max_results={max_results}"
         return rows
-'''
+"""
 
 
 @pytest.fixture
