@@ -23,17 +23,34 @@ HERE = Path(__file__).resolve().parent
 def execute(path: Path, timeout: int = 120) -> None:
     """Run ``path`` top to bottom in a fresh kernel and write it back with outputs."""
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE)}})
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}
+    )
     client.execute()
     nbformat.write(nb, path)
 
 
+def package_quickstart() -> Path:
+    """Copy the quickstart, outputs stripped, into the package so ``hermes-nb demo`` works from a wheel."""
+    nb = nbformat.read(HERE / "01_quickstart.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    target = HERE.parent / "hermes_nb" / "_demo" / "quickstart.ipynb"
+    target.parent.mkdir(exist_ok=True)
+    nbformat.write(nb, target)
+    return target
+
+
 def main(argv: list[str]) -> int:
     os.environ.update(CI="1", HERMES_NB_PROGRESS="0", PYTHONWARNINGS="ignore::DeprecationWarning")
-    selected = sorted(p for p in HERE.glob("[0-9][0-9]_*.ipynb") if not argv or p.name.startswith(tuple(argv)))
+    selected = sorted(
+        p for p in HERE.glob("[0-9][0-9]_*.ipynb") if not argv or p.name.startswith(tuple(argv))
+    )
     for path in selected:
         print(f"executing {path.name}", flush=True)
         execute(path)
+    package_quickstart()
     return 0
 
 

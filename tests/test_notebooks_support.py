@@ -1,0 +1,92 @@
+"""The example notebooks' contract (emulator label, no %env, sanitizer), the packaged copy and the demo."""
+
+from __future__ import annotations
+
+import configparser
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from hermes_nb import demo
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+EXPECTED = [
+    "01_quickstart",
+    "02_web_search_and_providers",
+    "03_extract_and_crawl",
+    "04_image_generation",
+    "05_writing_a_plugin",
+    "06_tools_hooks_and_llms",
+    "07_testing_your_notebooks_offline",
+]
+
+
+def test_every_example_notebook_exists() -> None:
+    assert [p.stem for p in NOTEBOOKS] == EXPECTED
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_contract(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    markdown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    label = next(i for i, text in enumerate(markdown) if "emulator, not the real web" in text)
+    assert label <= 1, "the emulator label must come before any result"
+    setup = code[0].source
+    assert "HERMES_HOME" in setup and "use_emulator(" in setup and "%load_ext hermes_nb" in setup
+    for cell in code:
+        assert not re.search(r"^\s*%env\b", cell.source, re.M), "keys are asked with getpass, never %env"
+        assert not re.search(r"(sk-|api[_-]?key\s*=\s*['\"])\w{8,}", cell.source, re.I)
+    checked = [c for c in code if "NBVAL_CHECK_OUTPUT" in c.source]
+    assert checked, "each notebook pins at least one contract cell"
+    assert all(c.execution_count is not None for c in checked), "commit notebooks executed (run _execute.py)"
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert not errors, "only cells tagged raises-exception may fail, and they fail with a one-line UsageError"
+    for cell in code:
+        if "raises-exception" in cell.metadata.get("tags", []):
+            stderr = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
+            assert stderr.startswith("UsageError: ") and stderr.strip().count("\n") == 0
+
+
+def test_sanitizer_file_is_valid() -> None:
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "notebooks" / "nbval_sanitize.cfg")
+    assert parser.sections()
+    samples = {
+        "http://127.0.0.1:43121/site/": "127.0.0.1:PORT",
+        'href="file:///tmp/hermes_nb_x1/cache/img.png"': "TMP_PATH",
+        "in 0.42s": "N.NNs",
+    }
+    for text, expected in samples.items():
+        out = text
+        for section in parser.sections():
+            out = re.sub(parser[section]["regex"], parser[section]["replace"], out)
+        assert expected in out, (text, out)
+
+
+def test_packaged_quickstart_matches_the_notebook() -> None:
+    packaged = nbformat.read(ROOT / "hermes_nb" / "_demo" / "quickstart.ipynb", as_version=4)
+    source = nbformat.read(ROOT / "notebooks" / "01_quickstart.ipynb", as_version=4)
+    assert [c.source for c in packaged.cells] == [c.source for c in source.cells]
+    assert all(not getattr(c, "outputs", []) for c in packaged.cells)
+
+
+def test_live_mode_drops_emulator_cells() -> None:
+    nb = nbformat.read(demo.find_notebook(), as_version=4)
+    demo._live_cells(nb)
+    sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "Emulator(" not in sources and "emu." not in sources and "ddgs" in sources
+
+
+@pytest.mark.slow
+def test_demo_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo.main(["--out", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    assert "emulator" in printed and "report.html" in printed
+    report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert demo.EMULATOR_NOTE in report
+    assert "hermes-nb-search" in report and "data:image/jpeg;base64" in report
