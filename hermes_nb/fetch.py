@@ -23,8 +23,9 @@ import httpx
 from hermes_nb import config
 from hermes_nb._sniff import detect_charset, detect_content_type
 from hermes_nb._state import on_reset
+from hermes_nb._transports import as_async_transport, as_sync_transport
 from hermes_nb.errors import ContentFetchError, TimeoutError_
-from hermes_nb.http_client import _async_transport, _sync_transport, user_agent
+from hermes_nb.http_client import user_agent
 from hermes_nb.url_guard import GuardedURL, Resolver, check_url
 
 __all__ = [
@@ -237,7 +238,7 @@ def _collect(chunks: Iterable[bytes], plan: _Plan, body: bytearray) -> bool:
 
 
 def _fetch_chain_sync(plan: _Plan) -> FetchedContent:
-    transport = _sync_transport(plan.transport)
+    transport = as_sync_transport(plan.transport)
     current = plan.url
     while True:
         guarded = plan.guard(current)
@@ -291,7 +292,7 @@ async def _acollect(chunks: AsyncIterator[bytes], plan: _Plan, body: bytearray,
 
 
 async def _fetch_chain_async(plan: _Plan) -> FetchedContent:
-    transport = _async_transport(plan.transport)
+    transport = as_async_transport(plan.transport)
     current = plan.url
     while True:
         guarded = await asyncio.to_thread(plan.guard, current)

@@ -18,37 +18,29 @@ pass the call's deadline. Provider endpoints are trusted: this client applies no
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import inspect
 import logging
-import math
 import random
 import threading
 import time
 import weakref
-from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timezone
 from typing import Any
 
 import httpx
 
 from hermes_nb import config
-from hermes_nb._async import run_sync
+from hermes_nb._limits import Slots, TokenBucket
+from hermes_nb._retry import BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP, Call, parse_retry_after, safe_url
 from hermes_nb._state import on_reset
-from hermes_nb.errors import (
-    HermesError,
-    InvalidInputError,
-    NetworkError,
-    ParseError,
-    TimeoutError_,
-    error_for_status,
-)
+from hermes_nb._transports import as_async_transport, as_sync_transport, decoded_headers
+from hermes_nb.errors import HermesError, ParseError, error_for_status
 from hermes_nb.redaction import is_secret_name, redact, register_secret
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
     "RETRY_AFTER_CAP",
+    "BACKOFF_BASE",
+    "BACKOFF_CAP",
     "HttpClient",
     "get_client",
     "set_transport",
@@ -60,12 +52,6 @@ __all__ = [
 log = logging.getLogger("hermes_nb.http")
 
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-RETRY_AFTER_CAP = 30.0
-BACKOFF_BASE = 0.5
-BACKOFF_CAP = 8.0
-_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
-_NO_RETRY_5XX = frozenset({501, 505})
-
 ErrorMap = Callable[[httpx.Response], "HermesError | None"]
 
 _lock = threading.Lock()
@@ -83,39 +69,6 @@ def user_agent() -> str:
     except Exception:  # not installed (source checkout): still name the project
         ver = "0+unknown"
     return f"hermes_nb/{ver} (+https://github.com/hermes-nb/hermes_nb)"
-
-
-def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
-    """Seconds the server asks us to wait (``retry-after-ms``, ``Retry-After`` seconds or HTTP date)."""
-    raw_ms = headers.get("retry-after-ms")
-    if raw_ms:
-        try:
-            value = float(raw_ms) / 1000.0
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value):
-            return max(0.0, value)
-    raw = (headers.get("retry-after") or "").strip()
-    if not raw:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(raw)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=timezone.utc)
-        return max(0.0, when.timestamp() - (time.time() if now is None else now))
-    return max(0.0, value) if math.isfinite(value) else None
-
-
-def _safe_url(url: httpx.URL | str) -> str:
-    """Scheme, host and path only: query strings and userinfo may carry keys."""
-    u = httpx.URL(str(url))
-    port = f":{u.port}" if u.port else ""
-    return f"{u.scheme}://{u.host}{port}{u.path}"
 
 
 def _excerpt(resp: httpx.Response, limit: int = 200) -> str:
@@ -149,160 +102,9 @@ def _register_request_secrets(*groups: Any) -> None:
                 register_secret(token.strip())
 
 
-class _TokenBucket:
-    """Requests per second with a burst of ``burst``; reservations keep it fair across threads."""
-
-    def __init__(self, rate: float, clock: Callable[[], float], burst: float = 1.0) -> None:
-        self.rate = float(rate)
-        self.burst = max(1.0, float(burst))
-        self._clock = clock
-        self._tokens = self.burst
-        self._stamp: float | None = None
-        self._lock = threading.Lock()
-
-    def reserve(self) -> float:
-        """Take a token; return the seconds to wait before using it."""
-        with self._lock:
-            now = self._clock()
-            if self._stamp is not None:
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-            self._stamp = now
-            self._tokens -= 1.0
-            return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
-
-    def give_back(self) -> None:
-        with self._lock:
-            self._tokens = min(self.burst, self._tokens + 1.0)
-
-
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
-class _Slots:
-    """A FIFO counting semaphore usable from threads and from any event loop."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._used = 0
-        self._lock = threading.Lock()
-        self._waiters: deque[Callable[[], bool]] = deque()
-
-    def _try_take(self) -> bool:
-        if self._used < self.size and not self._waiters:
-            self._used += 1
-            return True
-        return False
-
-    def acquire(self, timeout: float) -> bool:
-        event = threading.Event()
-        state = {"granted": False, "gone": False}
-
-        def wake() -> bool:
-            if state["gone"]:
-                return False
-            state["granted"] = True
-            event.set()
-            return True
-
-        with self._lock:
-            if self._try_take():
-                return True
-            self._waiters.append(wake)
-        event.wait(max(0.0, timeout))
-        with self._lock:
-            state["gone"] = not state["granted"]
-            return state["granted"]
-
-    async def aacquire(self, timeout: float) -> bool:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        state = {"granted": False, "gone": False}
-
-        def wake() -> bool:
-            if state["gone"]:
-                return False
-            try:
-                loop.call_soon_threadsafe(_resolve, future)
-            except RuntimeError:  # that loop is closed: hand the slot to the next waiter
-                return False
-            state["granted"] = True
-            return True
-
-        with self._lock:
-            if self._try_take():
-                return True
-            self._waiters.append(wake)
-        try:
-            await asyncio.wait_for(asyncio.shield(future), max(0.0, timeout))
-        except BaseException as exc:
-            with self._lock:
-                granted = state["granted"]
-                state["gone"] = not granted
-            if granted:
-                self.release()
-            if isinstance(exc, asyncio.TimeoutError):
-                return False
-            raise
-        return True
-
-    def release(self) -> None:
-        with self._lock:
-            while self._waiters:
-                if self._waiters.popleft()():
-                    return  # the slot passes straight to the woken waiter
-            self._used = max(0, self._used - 1)
-
-
-class _AsyncFromSync(httpx.AsyncBaseTransport):
-    """Runs a sync transport in a worker thread so the async client can use it too."""
-
-    def __init__(self, inner: httpx.BaseTransport) -> None:
-        self._inner = inner
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        def _call() -> httpx.Response:
-            resp = self._inner.handle_request(request)
-            try:
-                body = resp.read()
-            finally:
-                resp.close()
-            return httpx.Response(resp.status_code, headers=_decoded_headers(resp), content=body,
-                                  extensions=resp.extensions)
-
-        return await asyncio.to_thread(_call)
-
-
-def _sync_transport(transport: Any) -> httpx.BaseTransport | None:
-    if transport is None:
-        return None
-    handler = getattr(transport, "handler", None)
-    if isinstance(transport, httpx.MockTransport) and inspect.iscoroutinefunction(handler):
-        assert handler is not None
-        return httpx.MockTransport(lambda request: run_sync(handler(request)))
-    if isinstance(transport, httpx.BaseTransport):
-        return transport
-    raise InvalidInputError(
-        "set_transport() needs an httpx.BaseTransport (or an httpx.MockTransport) for sync calls"
-    )
-
-
-def _async_transport(transport: Any) -> httpx.AsyncBaseTransport | None:
-    if transport is None or isinstance(transport, httpx.AsyncBaseTransport):
-        return transport
-    return _AsyncFromSync(transport)
-
-
-def _decoded_headers(resp: httpx.Response) -> list[tuple[str, str]]:
-    """Headers for a body that is already decoded: encoding and length headers must go."""
-    drop = ("content-encoding", "content-length", "transfer-encoding")
-    return [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in drop]
-
-
 def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
     """A fully read response built from the decoded body."""
-    out = httpx.Response(resp.status_code, headers=_decoded_headers(resp), content=body,
+    out = httpx.Response(resp.status_code, headers=decoded_headers(resp), content=body,
                          request=resp.request, extensions=resp.extensions)
     out.history = list(resp.history)
     return out
@@ -310,110 +112,6 @@ def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
 
 class _TooLargeError(Exception):
     pass
-
-
-class _Call:
-    """The state of one ``request`` call across its attempts (shared by the sync and async loops)."""
-
-    def __init__(self, client: HttpClient, method: str, url: str, timeout: float | None,
-                 deadline: float | None, retry: bool, error_map: ErrorMap | None) -> None:
-        self.client = client
-        self.method = method.upper()
-        self.url = url
-        self.timeout = client._setting(timeout, client.timeout, "web.timeout", 20.0)
-        self.start = client._clock()
-        self.end = self.start + client._setting(deadline, client.deadline, "web.deadline", 60.0)
-        self.retries = int(client._setting(None, client.max_retries, "web.max_retries", 2)) if retry else 0
-        self.error_map = error_map
-        self.attempt = 0
-
-    def remaining(self) -> float:
-        return self.end - self.client._clock()
-
-    def _deadline_error(self, what: str) -> TimeoutError_:
-        spent = self.client._clock() - self.start
-        return TimeoutError_(
-            f"{self.client.provider}: {self.method} {_safe_url(self.url)} {what}; the call's deadline "
-            f"was reached after {spent:.1f}s (raise web.deadline or pass deadline=)",
-            provider=self.client.provider,
-        )
-
-    def attempt_timeout(self) -> float:
-        left = self.remaining()
-        if left <= 0:
-            raise self._deadline_error("did not finish")
-        return max(0.001, min(self.timeout, left))
-
-    def rate_wait(self) -> float:
-        bucket = self.client._bucket
-        if bucket is None:
-            return 0.0
-        wait = bucket.reserve()
-        if wait >= self.remaining():
-            bucket.give_back()
-            raise self._deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
-        return wait
-
-    def _retry_delay(self, retry_after: float | None) -> float | None:
-        """Seconds before the next attempt, or None when no retry is left or time would run out."""
-        if self.attempt >= self.retries:
-            return None
-        if retry_after is not None:
-            delay = min(retry_after, RETRY_AFTER_CAP)
-        else:
-            delay = self.client._rng.uniform(0.0, min(BACKOFF_CAP, BACKOFF_BASE * (2**self.attempt)))
-        if delay >= self.remaining():
-            return None
-        self.attempt += 1
-        return delay
-
-    def on_response(self, resp: httpx.Response) -> float | None:
-        """None: ``resp`` is the answer. A number: wait that long and try again. Raises the final error."""
-        status = resp.status_code
-        if status < 400:
-            return None
-        retry_after = parse_retry_after(resp.headers, now=self.client._wall())
-        retryable = status in (408, 429) or (status >= 500 and status not in _NO_RETRY_5XX)
-        delay = self._retry_delay(retry_after) if retryable else None
-        if delay is not None:
-            log.info(redact(f"{self.client.provider}: HTTP {status} from {_safe_url(self.url)}; "
-                            f"retry {self.attempt}/{self.retries} in {delay:.2f}s"))
-            return delay
-        raise self.client._status_error(resp, self.method, self.error_map, retry_after)
-
-    def on_exception(self, exc: httpx.HTTPError, timeout: float) -> float:
-        """Wait this long and try again, or raise the typed error for ``exc``."""
-        provider, where = self.client.provider, f"{self.method} {_safe_url(self.url)}"
-        safe_to_repeat = self.method in _IDEMPOTENT
-        err: HermesError
-        if isinstance(exc, httpx.TimeoutException):
-            kind = type(exc).__name__
-            safe_to_repeat = safe_to_repeat or isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout))
-            err = TimeoutError_(f"{provider}: {where} timed out after {timeout:.1f}s ({kind}); raise "
-                                "web.timeout or try again later", provider=provider)
-        elif isinstance(exc, httpx.ConnectError):
-            safe_to_repeat = True
-            err = NetworkError(f"{provider}: could not connect for {where} ({type(exc).__name__}); check "
-                               "the network and the provider's base_url", provider=provider)
-        elif isinstance(exc, (httpx.NetworkError, httpx.RemoteProtocolError, httpx.ProxyError)):
-            err = NetworkError(f"{provider}: the connection failed during {where} ({type(exc).__name__}); "
-                               "try again later", provider=provider)
-        elif isinstance(exc, httpx.DecodingError):
-            safe_to_repeat = False
-            err = ParseError(f"{provider}: undecodable response body from {where}", provider=provider)
-        elif isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError)):
-            safe_to_repeat = False
-            err = InvalidInputError(f"{provider}: cannot send {where} ({type(exc).__name__}); check the "
-                                    "provider's base_url setting", provider=provider)
-        else:
-            safe_to_repeat = False
-            err = NetworkError(f"{provider}: {where} failed ({type(exc).__name__})", provider=provider)
-        delay = self._retry_delay(None) if safe_to_repeat else None
-        if delay is None:
-            raise err from None
-        log.info(redact(f"{provider}: {type(exc).__name__} on {where}; retry {self.attempt}/"
-                        f"{self.retries} in {delay:.2f}s"))
-        return delay
 
 
 class HttpClient:
@@ -453,8 +151,8 @@ class HttpClient:
         self._wall = wall_clock or time.time
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
-        self._bucket: _TokenBucket | None = None
-        self._slots: _Slots | None = None
+        self._bucket: TokenBucket | None = None
+        self._slots: Slots | None = None
         self.configure(rate_limit_per_s=rate_limit_per_s, max_concurrency=max_concurrency)
         self._client: httpx.Client | None = None
         self._client_gen = -1
@@ -473,9 +171,9 @@ class HttpClient:
         if max_retries is not None:
             self.max_retries = max_retries
         if rate_limit_per_s is not None:
-            self._bucket = _TokenBucket(rate_limit_per_s, self._clock) if rate_limit_per_s > 0 else None
+            self._bucket = TokenBucket(rate_limit_per_s, self._clock) if rate_limit_per_s > 0 else None
         if max_concurrency is not None:
-            self._slots = _Slots(max_concurrency) if max_concurrency > 0 else None
+            self._slots = Slots(max_concurrency) if max_concurrency > 0 else None
 
     @property
     def rate_limit_per_s(self) -> float | None:
@@ -510,7 +208,7 @@ class HttpClient:
         status = resp.status_code
         hint = {401: "check the API key", 403: "check the API key and plan",
                 429: "rate limited; try again later"}
-        where = f"{method} {_safe_url(resp.request.url)}"
+        where = f"{method} {safe_url(resp.request.url)}"
         message = f"{self.provider}: HTTP {status} {resp.reason_phrase} from {where}"
         excerpt = _excerpt(resp)
         if excerpt:
@@ -531,7 +229,7 @@ class HttpClient:
                 if self._client is not None:
                     self._client.close()
                 self._client = httpx.Client(
-                    transport=_sync_transport(self._current_transport()),
+                    transport=as_sync_transport(self._current_transport()),
                     headers={"User-Agent": user_agent()},
                     follow_redirects=True,
                     max_redirects=5,
@@ -545,7 +243,7 @@ class HttpClient:
             held = self._aclients.get(loop)
             if held is None or held[0] != _generation:
                 client = httpx.AsyncClient(
-                    transport=_async_transport(self._current_transport()),
+                    transport=as_async_transport(self._current_transport()),
                     headers={"User-Agent": user_agent()},
                     follow_redirects=True,
                     max_redirects=5,
@@ -566,9 +264,9 @@ class HttpClient:
     def _cap(self, max_bytes: int | None) -> int:
         return self.max_response_bytes if max_bytes is None else max_bytes
 
-    def _too_large(self, call: _Call, cap: int) -> ParseError:
+    def _too_large(self, call: Call, cap: int) -> ParseError:
         return ParseError(
-            f"{self.provider}: response from {_safe_url(call.url)} is larger than {cap} bytes "
+            f"{self.provider}: response from {safe_url(call.url)} is larger than {cap} bytes "
             "(pass max_bytes= to allow more)", provider=self.provider
         )
 
@@ -579,10 +277,11 @@ class HttpClient:
         """Send with retries; return a 2xx/3xx response (body read) or raise the typed error.
 
         ``timeout`` bounds each attempt (default ``web.timeout``); ``deadline`` is the seconds the
-        whole call may take, waits and retries included (default ``web.deadline``).
+        whole call may take, waits and retries included (default: ``web.deadline``, but never less
+        than ``timeout``). ``max_bytes`` caps the decoded body (default ``max_response_bytes``).
         """
         _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
-        call = _Call(self, method, url, timeout, deadline, retry, error_map)
+        call = Call(self, method, url, timeout, deadline, retry, error_map)
         cap = self._cap(max_bytes)
         client = self._sync_client()
         while True:
@@ -628,7 +327,7 @@ class HttpClient:
                        max_bytes: int | None = None) -> httpx.Response:
         """Async twin of ``request`` (same retries, limits and errors)."""
         _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
-        call = _Call(self, method, url, timeout, deadline, retry, error_map)
+        call = Call(self, method, url, timeout, deadline, retry, error_map)
         cap = self._cap(max_bytes)
         client = self._async_client()
         while True:
@@ -674,7 +373,7 @@ class HttpClient:
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(
                 f"{self.provider}: invalid JSON in the HTTP {resp.status_code} response from "
-                f"{_safe_url(resp.request.url)} ({type(exc).__name__}): {_excerpt(resp, 120)}",
+                f"{safe_url(resp.request.url)} ({type(exc).__name__}): {_excerpt(resp, 120)}",
                 provider=self.provider, status=resp.status_code,
             ) from None
 

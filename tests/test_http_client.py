@@ -256,8 +256,15 @@ def test_deadline_covers_slow_attempts() -> None:
     assert clock.now - 1000.0 < 7.0
 
 
+def test_long_timeout_without_deadline_gets_one_full_attempt() -> None:
+    handler, seen = scripted(ok())
+    make(handler).post_json("https://api.test/images", json={}, timeout=120, retry=False)
+    assert seen[0].extensions["timeout"]["read"] == pytest.approx(120.0)  # not cut to web.deadline
+
+
 def test_deadline_default_comes_from_config() -> None:
     config.set("web.deadline", 4)
+    config.set("web.timeout", 2)
     clock = FakeClock()
     handler, seen = scripted(httpx.Response(429, headers={"Retry-After": "5"}), clock=clock)
     with pytest.raises(RateLimitedError):
