@@ -11,6 +11,7 @@ import importlib.util
 import io
 import random
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,10 @@ def _pipeline(model: str) -> tuple[Any, str]:
     with _lock:
         pipe = _pipelines.get(key)
     if pipe is None:
-        pipe = AutoPipelineForText2Image.from_pretrained(source, local_files_only=True, torch_dtype=dtype)
+        with warnings.catch_warnings():
+            # diffusers >= 0.36 renamed torch_dtype to dtype; the old name still works everywhere.
+            warnings.filterwarnings("ignore", r".*torch_dtype.* is deprecated", FutureWarning)
+            pipe = AutoPipelineForText2Image.from_pretrained(source, local_files_only=True, torch_dtype=dtype)
         pipe = pipe.to(device)
         if hasattr(pipe, "set_progress_bar_config"):
             pipe.set_progress_bar_config(disable=True)

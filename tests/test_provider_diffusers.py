@@ -1,0 +1,182 @@
+"""diffusers provider: a tiny random Stable Diffusion pipeline built offline, generated through the SDK."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_nb import config, images
+from hermes_nb.errors import InvalidInputError, ProviderNotConfiguredError
+from hermes_nb.image_files import read_provenance
+from hermes_nb.registry import image_providers
+
+pytestmark = pytest.mark.slow  # importing torch + diffusers dominates (seconds)
+
+_VOCAB = [
+    "l",
+    "o",
+    "w",
+    "e",
+    "r",
+    "s",
+    "t",
+    "i",
+    "d",
+    "n",
+    "lo",
+    "l</w>",
+    "w</w>",
+    "r</w>",
+    "t</w>",
+    "low</w>",
+    "er</w>",
+    "lowest</w>",
+    "newer</w>",
+    "wider",
+    "<unk>",
+]
+_VOCAB += ["<|startoftext|>", "<|endoftext|>"]
+
+
+def provider() -> Any:
+    from hermes_nb.loader import load_plugins
+
+    load_plugins()
+    found = image_providers.get("diffusers")
+    assert found is not None
+    return found
+
+
+@pytest.fixture(scope="module")
+def tiny_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Components from diffusers' own dummy-pipeline test, tokenizer written by hand (no download)."""
+    pytest.importorskip("diffusers")
+    pytest.importorskip("transformers")
+    import torch
+    from diffusers import AutoencoderKL, DDIMScheduler, StableDiffusionPipeline, UNet2DConditionModel
+    from transformers import CLIPTextConfig, CLIPTextModel, CLIPTokenizer
+
+    root = tmp_path_factory.mktemp("tiny-sd")
+    (root / "vocab.json").write_text(json.dumps({tok: i for i, tok in enumerate(_VOCAB)}))
+    (root / "merges.txt").write_text("#version: 0.2\nl o\nlo w</w>\ne r</w>\n")
+    torch.manual_seed(0)
+    unet = UNet2DConditionModel(
+        block_out_channels=(4, 8),
+        layers_per_block=1,
+        sample_size=32,
+        in_channels=4,
+        out_channels=4,
+        down_block_types=("DownBlock2D", "CrossAttnDownBlock2D"),
+        up_block_types=("CrossAttnUpBlock2D", "UpBlock2D"),
+        cross_attention_dim=8,
+        norm_num_groups=2,
+    )
+    scheduler = DDIMScheduler(
+        beta_start=0.00085,
+        beta_end=0.012,
+        beta_schedule="scaled_linear",
+        clip_sample=False,
+        set_alpha_to_one=False,
+        steps_offset=1,
+    )
+    torch.manual_seed(0)
+    vae = AutoencoderKL(
+        block_out_channels=[4, 8],
+        in_channels=3,
+        out_channels=3,
+        down_block_types=["DownEncoderBlock2D", "DownEncoderBlock2D"],
+        up_block_types=["UpDecoderBlock2D", "UpDecoderBlock2D"],
+        latent_channels=4,
+        norm_num_groups=2,
+    )
+    torch.manual_seed(0)
+    text_encoder = CLIPTextModel(
+        CLIPTextConfig(
+            bos_token_id=0,
+            eos_token_id=2,
+            pad_token_id=1,
+            hidden_size=8,
+            intermediate_size=16,
+            num_attention_heads=2,
+            num_hidden_layers=2,
+            layer_norm_eps=1e-5,
+            vocab_size=1000,
+        )
+    )
+    # Without model_max_length the default (~1e30) overflows inside the pipeline.
+    tokenizer = CLIPTokenizer(
+        str(root / "vocab.json"), str(root / "merges.txt"), unk_token="<unk>", model_max_length=77
+    )
+    pipe = StableDiffusionPipeline(
+        unet=unet,
+        scheduler=scheduler,
+        vae=vae,
+        text_encoder=text_encoder,
+        tokenizer=tokenizer,
+        safety_checker=None,
+        feature_extractor=None,
+        image_encoder=None,
+        requires_safety_checker=False,
+    )
+    target = root / "pipeline"
+    pipe.save_pretrained(target)
+    return target
+
+
+def test_generates_offline_from_a_local_pipeline(tiny_pipeline: Path) -> None:
+    provider()
+    config.set("image_gen.provider", "diffusers")
+    config.set("image_gen.diffusers.model", str(tiny_pipeline))
+    first = images.imagine("a lower tower", aspect_ratio="landscape", seed=3, num_inference_steps=2)
+    assert first.provider == "diffusers" and first.size == (96, 64) and first.seed == 3
+    assert first.cost == {"usd": 0.0, "estimated": False}
+    again = images.imagine("a lower tower", aspect_ratio="landscape", seed=3, num_inference_steps=2)
+    assert again.image.tobytes() == first.image.tobytes()  # the seed makes it reproducible
+    square = images.imagine("a lower tower", aspect_ratio="portrait", num_inference_steps=2)
+    assert square.size == (64, 96) and isinstance(square.seed, int)  # a drawn seed is reported
+    prov = read_provenance(first.path)
+    assert (
+        prov is not None
+        and prov["model"] == str(tiny_pipeline)
+        and prov["parameters"]["num_inference_steps"] == 2
+    )
+
+
+def test_configured_size(tiny_pipeline: Path) -> None:
+    provider()
+    config.set("image_gen.diffusers.size", "80x40")
+    result = images.imagine("x", backend="diffusers", model=str(tiny_pipeline), num_inference_steps=1)
+    assert result.size == (80, 40)
+
+
+def test_model_that_is_not_in_the_local_cache(tmp_path: Path) -> None:
+    pytest.importorskip("diffusers")
+    provider()
+    with pytest.raises(ProviderNotConfiguredError, match="offline"):
+        images.imagine("x", backend="diffusers", model="nobody/not-in-cache-model")
+    with pytest.raises(ProviderNotConfiguredError, match="image_gen.diffusers.model"):
+        images.imagine("x", backend="diffusers")
+
+
+def test_missing_dependency_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    found = provider()
+    mod = sys.modules[type(found).__module__]
+    monkeypatch.setattr(mod, "_missing_dependencies", lambda: ["torch"])
+    assert not found.is_available()
+    envelope = found.generate("x", model="whatever")
+    assert envelope["error_type"] == "missing_dependency" and "hermes_nb[diffusers]" in envelope["error"]
+    config.set("image_gen.provider", "diffusers")
+    with pytest.raises(ProviderNotConfiguredError, match=r"hermes_nb\[diffusers\]"):
+        images.imagine("x")
+
+
+def test_text_only() -> None:
+    found = provider()
+    assert found.capabilities()["max_reference_images"] == 0
+    with pytest.raises(InvalidInputError):
+        images.imagine("x", backend="diffusers", reference_images="a.png")
