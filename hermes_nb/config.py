@@ -62,6 +62,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.max_retries": (2, "Retries on 429, 5xx and connect errors."),
     "web.jina_fallback": (False, "Use Jina Reader for JS-heavy or near-empty public pages."),
     "web.crawl_delay": (0.5, "Politeness delay in seconds between requests of the built-in crawler."),
+    "web.ddgs.timeout": (30.0, "Hard wall-clock limit in seconds for one ddgs search (in a subprocess)."),
     "web.<name>.base_url": (None, "Endpoint override of an HTTP web provider (emulator, proxy, self-host)."),
     "image_gen.provider": (None, "Image provider; when set, only that provider is used."),
     "image_gen.model": (None, "Model id passed to the image provider."),
