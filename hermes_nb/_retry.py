@@ -84,7 +84,7 @@ class Call:
     def remaining(self) -> float:
         return self.end - self.client._clock()
 
-    def _deadline_error(self, what: str) -> TimeoutError_:
+    def deadline_error(self, what: str) -> TimeoutError_:
         spent = self.client._clock() - self.start
         return TimeoutError_(
             f"{self.client.provider}: {self.method} {safe_url(self.url)} {what}; the call's deadline "
@@ -95,7 +95,7 @@ class Call:
     def attempt_timeout(self) -> float:
         left = self.remaining()
         if left <= 0:
-            raise self._deadline_error("did not finish")
+            raise self.deadline_error("did not finish")
         return max(0.001, min(self.timeout, left))
 
     def rate_wait(self) -> float:
@@ -105,7 +105,7 @@ class Call:
         wait = bucket.reserve()
         if wait >= self.remaining():
             bucket.give_back()
-            raise self._deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
+            raise self.deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
         return wait
 
     def _retry_delay(self, retry_after: float | None) -> float | None:

@@ -194,7 +194,7 @@ def _connect_failed(guarded: GuardedURL, exc: Exception) -> ContentFetchError:
                              f"({type(exc).__name__})")
 
 
-def _timeout(plan: _Plan, guarded: GuardedURL, exc: Exception) -> TimeoutError_:
+def _timeout(guarded: GuardedURL, exc: Exception) -> TimeoutError_:
     return TimeoutError_(f"fetching {_short(guarded.url)} timed out ({type(exc).__name__}); "
                          "raise web.timeout or try again later")
 
@@ -255,7 +255,7 @@ def _fetch_chain_sync(plan: _Plan) -> FetchedContent:
                     if i == len(guarded.addresses) - 1:
                         raise _connect_failed(guarded, exc) from None
                 except httpx.TimeoutException as exc:
-                    raise _timeout(plan, guarded, exc) from None
+                    raise _timeout(guarded, exc) from None
                 except httpx.HTTPError as exc:
                     raise _connect_failed(guarded, exc) from None
             assert resp is not None
@@ -274,7 +274,7 @@ def _fetch_chain_sync(plan: _Plan) -> FetchedContent:
                 else:
                     truncated = _collect(resp.iter_bytes(), plan, body)
             except httpx.TimeoutException as exc:
-                raise _timeout(plan, guarded, exc) from None
+                raise _timeout(guarded, exc) from None
             except httpx.HTTPError as exc:
                 raise ContentFetchError(f"reading {_short(guarded.url)} failed ({type(exc).__name__})") \
                     from None
@@ -309,7 +309,7 @@ async def _fetch_chain_async(plan: _Plan) -> FetchedContent:
                     if i == len(guarded.addresses) - 1:
                         raise _connect_failed(guarded, exc) from None
                 except httpx.TimeoutException as exc:
-                    raise _timeout(plan, guarded, exc) from None
+                    raise _timeout(guarded, exc) from None
                 except httpx.HTTPError as exc:
                     raise _connect_failed(guarded, exc) from None
             assert resp is not None
@@ -327,7 +327,7 @@ async def _fetch_chain_async(plan: _Plan) -> FetchedContent:
                 else:
                     truncated = await _acollect(resp.aiter_bytes(), plan, body, None)
             except httpx.TimeoutException as exc:
-                raise _timeout(plan, guarded, exc) from None
+                raise _timeout(guarded, exc) from None
             except httpx.HTTPError as exc:
                 raise ContentFetchError(f"reading {_short(guarded.url)} failed ({type(exc).__name__})") \
                     from None

@@ -291,7 +291,7 @@ class HttpClient:
                 self._sleep(wait)
             slots = self._slots
             if slots is not None and not slots.acquire(call.remaining()):
-                raise call._deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
+                raise call.deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
             try:
                 req = client.build_request(call.method, url, params=params, json=json, data=data,
                                            files=files, headers=headers, timeout=per_attempt)
@@ -337,7 +337,7 @@ class HttpClient:
                 await self._asleep(wait)
             slots = self._slots
             if slots is not None and not await slots.aacquire(call.remaining()):
-                raise call._deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
+                raise call.deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
             try:
                 req = client.build_request(call.method, url, params=params, json=json, data=data,
                                            files=files, headers=headers, timeout=per_attempt)
