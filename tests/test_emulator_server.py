@@ -21,7 +21,7 @@ def emu():
         yield server
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
     with httpx.Client(timeout=5) as c:
         yield c

@@ -233,6 +233,12 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
 
+    def setup(self) -> None:
+        super().setup()
+        # headers and body go out in separate writes; without NODELAY, Nagle plus delayed ACKs
+        # add ~40 ms to every keep-alive request
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         """Silence the per-request stderr line; the request log is ``emu.requests``."""
 
