@@ -102,7 +102,10 @@ def cache_files() -> list[str]:
 
 
 @pytest.fixture
-def fake() -> FakeProvider:
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeProvider:
+    # Only the providers a test registers exist: bundled plugins (diffusers is available wherever
+    # torch is installed) would change what "the single available provider" is.
+    monkeypatch.setattr(image_providers, "loader", lambda kind, name: None)
     provider = FakeProvider()
     image_providers.register(provider)
     return provider
@@ -127,7 +130,8 @@ def test_several_available_require_a_choice(fake: FakeProvider) -> None:
     assert images.resolve_image_provider(" FAKE ") is fake  # the argument wins, names normalised
 
 
-def test_no_provider_available_names_the_fix() -> None:
+def test_no_provider_available_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(image_providers, "loader", lambda kind, name: None)
     image_providers.register(FakeProvider("paid", available=False, key="PAID_API_KEY"))
     with pytest.raises(ProviderNotConfiguredError, match=r"no image provider is available.*PAID_API_KEY"):
         images.resolve_image_provider()
@@ -399,3 +403,60 @@ def test_imagine_many_keeps_order_and_errors(fake: FakeProvider) -> None:
     assert sorted(seen) == [0, 1, 2]
     with pytest.raises(InvalidInputError):
         images.imagine_many(["one", ""], return_exceptions=False)
+
+
+# ----------------------------------------------------------------------------- URLs (real HTTP, emulator)
+
+
+@pytest.fixture
+def emu() -> Any:
+    from hermes_nb.testing import Emulator, use_emulator
+
+    with Emulator(seed=0) as emulator, use_emulator(emulator, providers=[]):
+        yield emulator
+
+
+def test_url_is_downloaded_at_once(fake: FakeProvider, emu: Any) -> None:
+    from hermes_nb.testing import _files
+
+    url = _files.store_file(emu, png((40, 30)), "png", "image/png", ephemeral=True)
+    fake.behaviour = _returns(url)
+    result = images.imagine("a cat")
+    assert result.size == (40, 30) and result.path.parent == images_cache_dir().resolve()
+    assert result.envelope["image"] == str(result.path)  # the ephemeral URL is never handed out
+
+
+@pytest.mark.parametrize(
+    "path", ["/site/missing-image.png", "/site/articles/hello-world.html"], ids=["404", "html"]
+)
+def test_url_that_fails_or_is_not_an_image(fake: FakeProvider, emu: Any, path: str) -> None:
+    from hermes_nb.errors import ContentFetchError
+
+    fake.behaviour = _returns(emu.page_url(path))
+    with pytest.raises(ContentFetchError):
+        images.imagine("a cat")
+    assert cache_files() == []
+
+
+def test_url_redirecting_to_a_private_address(
+    fake: FakeProvider, emu: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import functools
+
+    from hermes_nb import fetch
+
+    # Only the emulator's own loopback address is allowed; the redirect target 10.0.0.1 is not.
+    config.set("security.allow_private_urls", False)
+    monkeypatch.setattr(fetch, "fetch", functools.partial(fetch.fetch, allow_networks=["127.0.0.1/32"]))
+    fake.behaviour = _returns(emu.page_url("/site/redirect-private"))
+    with pytest.raises(ContentBlockedError):
+        images.imagine("a cat")
+    assert cache_files() == []
+
+
+def test_private_url_blocked_by_default(fake: FakeProvider, emu: Any) -> None:
+    config.set("security.allow_private_urls", False)
+    fake.behaviour = _returns(emu.page_url("/site/anything.png"))
+    with pytest.raises(ContentBlockedError):
+        images.imagine("a cat")
+    assert cache_files() == []

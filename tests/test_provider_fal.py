@@ -205,3 +205,42 @@ def test_metadata() -> None:
     ids = [m["id"] for m in provider.list_models()]
     assert {"fal-ai/flux/schnell", "fal-ai/flux/dev", "fal-ai/flux-pro/v1.1"} <= set(ids)
     assert sys.modules[type(provider).__module__].IMAGE_SIZES["square"] == "square_hd"
+
+
+# ----------------------------------------------------------------------------- against the emulator
+
+
+@pytest.fixture
+def emu(clock: FakeClock) -> Iterator[Any]:
+    from hermes_nb.testing import Emulator, use_emulator
+
+    with Emulator(seed=0) as emulator, use_emulator(emulator):
+        config.set("image_gen.provider", "fal")
+        yield emulator
+
+
+def test_emulator_queue_and_download(emu: Any) -> None:
+    result = images.imagine("a fox", aspect_ratio="square", model="fal-ai/flux/schnell", seed=7)
+    paths = [r.path for r in emu.requests_for("fal")]
+    assert paths[0].endswith("/fal-ai/flux/schnell")
+    assert any(p.endswith("/status") and "/fal-ai/flux/requests/" in p for p in paths)
+    assert result.seed == 7 and result.size == (1024, 1024)
+    assert result.path.parent == images_cache_dir().resolve()  # the CDN URL was materialised
+    assert result.cost == {"usd": 0.006, "estimated": True}  # 2 billable MP x $0.003
+
+
+def test_emulator_never_finishing_job(emu: Any, clock: FakeClock) -> None:
+    emu.fal_polls_to_complete = None
+    config.set("image_gen.timeout", 5)
+    with pytest.raises(TimeoutError_):
+        images.imagine("a fox")
+    assert clock.now <= 5 + 1e-9 and not any(images_cache_dir().iterdir())
+
+
+def test_emulator_nsfw_and_bad_key(emu: Any) -> None:
+    with pytest.raises(ContentPolicyError):
+        images.imagine(f"a {emu.MODERATION_WORD} fox")
+    config.set_key("FAL_KEY", emu.BAD_KEY)
+    with pytest.raises(ProviderAuthError):
+        images.imagine("a fox")
+    assert not any(images_cache_dir().iterdir())

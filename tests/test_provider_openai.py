@@ -232,3 +232,61 @@ def test_metadata() -> None:
     assert provider.default_model() == "gpt-image-2-medium" and not provider.is_available()
     assert provider.capabilities()["max_reference_images"] == 16
     assert provider.get_setup_schema()["env_vars"][0]["key"] == "OPENAI_API_KEY"
+
+
+# ----------------------------------------------------------------------------- against the emulator
+
+
+@pytest.fixture
+def emu() -> Iterator[Any]:
+    from hermes_nb.testing import Emulator, use_emulator
+
+    load_provider()
+    with Emulator(seed=0) as emulator, use_emulator(emulator):
+        config.set("image_gen.provider", "openai")
+        yield emulator
+
+
+def test_emulator_generation(emu: Any) -> None:
+    result = images.imagine("a lighthouse", aspect_ratio="portrait", model="gpt-image-2-high")
+    (request,) = emu.requests_for("openai")
+    assert request.method == "POST" and request.path.endswith("/images/generations")
+    assert request.json["size"] == "1024x1536" and request.json["quality"] == "high"
+    assert result.size == (1024, 1536) and result.format == "PNG"
+
+
+def test_emulator_edit(emu: Any, tmp_path: Any) -> None:
+    ref = tmp_path / "ref.png"
+    Image.new("RGB", (64, 64), (0, 0, 255)).save(ref)
+    result = images.imagine("add a boat", aspect_ratio="square", reference_images=str(ref))
+    assert emu.requests_for("openai")[0].path.endswith("/images/edits") and result.size == (1024, 1024)
+
+
+@pytest.mark.parametrize(
+    ("setup", "exc"),
+    [
+        (lambda emu: None, ContentPolicyError),  # the emulator's moderation word
+        (lambda emu: config.set_key("OPENAI_API_KEY", emu.BAD_KEY), ProviderAuthError),
+        (lambda emu: emu.fail("openai", "429", retry_after=1), RateLimitedError),
+        (lambda emu: emu.fail("openai", "500"), ProviderUnavailableError),
+        (lambda emu: emu.fail("openai", "malformed_json"), ParseError),
+        (lambda emu: emu.fail("openai", "empty"), ProviderError),
+    ],
+    ids=["moderation", "bad-key", "429", "500", "malformed-json", "empty"],
+)
+def test_emulator_errors(emu: Any, setup: Any, exc: type) -> None:
+    setup(emu)
+    prompt = f"something {emu.MODERATION_WORD}" if exc is ContentPolicyError else "a cat"
+    with pytest.raises(exc):
+        images.imagine(prompt)
+    assert len(emu.requests_for("openai")) == 1 and no_files()
+
+
+def test_emulator_timeout(emu: Any) -> None:
+    from hermes_nb.errors import TimeoutError_
+
+    config.set("image_gen.timeout", 0.3)
+    emu.fail("openai", "timeout")
+    with pytest.raises(TimeoutError_):
+        images.imagine("a cat")
+    assert no_files()

@@ -184,3 +184,48 @@ def test_metadata() -> None:
     assert provider.default_model() == "grok-imagine-image"
     assert {m["id"] for m in provider.list_models()} == {"grok-imagine-image", "grok-imagine-image-quality"}
     assert provider.capabilities()["max_source_images"] == 3
+
+
+# ----------------------------------------------------------------------------- against the emulator
+
+
+@pytest.fixture
+def emu() -> Iterator[Any]:
+    from hermes_nb.loader import load_plugins
+    from hermes_nb.testing import Emulator, use_emulator
+
+    load_plugins()
+    with Emulator(seed=0) as emulator, use_emulator(emulator):
+        config.set("image_gen.provider", "xai")
+        yield emulator
+
+
+@pytest.mark.parametrize("data_uri", [True, False])
+def test_emulator_generation(emu: Any, data_uri: bool) -> None:
+    emu.xai_b64_data_uri = data_uri
+    result = images.imagine("a calm lake", aspect_ratio="landscape")
+    (request,) = emu.requests_for("xai")
+    assert request.json["response_format"] == "b64_json" and request.json["aspect_ratio"] == "16:9"
+    assert result.format == "JPEG" and result.width > result.height
+    assert result.cost is not None and result.cost["estimated"] is False
+
+
+@pytest.mark.parametrize(
+    ("setup", "exc"),
+    [
+        (lambda emu: config.set_key("XAI_API_KEY", emu.BAD_KEY), ProviderAuthError),
+        (lambda emu: emu.fail("xai", "429"), RateLimitedError),
+        (lambda emu: emu.fail("xai", "malformed_json"), ParseError),
+    ],
+    ids=["bad-key", "429", "malformed-json"],
+)
+def test_emulator_errors(emu: Any, setup: Any, exc: type) -> None:
+    setup(emu)
+    with pytest.raises(exc):
+        images.imagine("a cat")
+    assert not any(images_cache_dir().iterdir())
+
+
+def test_emulator_moderation(emu: Any) -> None:
+    with pytest.raises(ContentPolicyError):
+        images.imagine(f"a {emu.MODERATION_WORD} thing")
