@@ -77,6 +77,9 @@ class ProviderRegistry(Generic[P]):
             self._owners.pop(key, None)
 
     def _load(self, name: str | None) -> None:
+        if self.loader is None:
+            # Importing the loader installs this hook; without it no plugin would ever load.
+            import hermes_nb.loader  # noqa: F401
         if self.loader is not None:
             self.loader(self.kind, name)
 
