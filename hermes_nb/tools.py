@@ -1,4 +1,4 @@
-"""Tool registry, dispatch and the tool-call pipeline (Hermes ``tools/registry.py`` + ``model_tools.py``).
+"""Tool registry and dispatch (Hermes ``tools/registry.py``) plus the notebook API ``hn.tools``.
 
 Handlers have Hermes's signature ``handler(args: dict, **kwargs) -> str``. ``dispatch`` always
 returns a JSON string. The notebook API (``hn.tools``) is ``call``, ``schemas``, ``handle`` and
@@ -203,14 +203,16 @@ class ToolRegistry:
             self.generation += 1
         return True
 
-    def deregister(self, name: str) -> bool:
-        """Remove a tool; True if it existed."""
+    def deregister(self, name: str, *, owner: str | None = None) -> bool:
+        """Remove a tool; True if it existed. With ``owner``, only that owner's entry is removed."""
         with self._lock:
-            found = self._tools.pop(name, None) is not None
+            entry = self._tools.get(name)
+            if entry is None or (owner is not None and entry.owner != owner):
+                return False
+            del self._tools[name]
             self._checks.pop(name, None)
-            if found:
-                self.generation += 1
-            return found
+            self.generation += 1
+            return True
 
     def clear(self) -> None:
         with self._lock:

@@ -109,6 +109,7 @@ def test_deregister_and_generation() -> None:
     start = registry.generation
     registry.register("echo", "demo", schema("echo"), echo)
     assert registry.generation > start
+    assert registry.deregister("echo", owner="someone-else") is False
     assert registry.deregister("echo") is True
     assert registry.deregister("echo") is False
     assert json.loads(registry.dispatch("echo", {})) == {"error": "Unknown tool: echo"}
