@@ -34,7 +34,8 @@ def _inline(text: str) -> str:
         elif bold is not None:
             out.append(f"<strong>{_e(bold)}</strong>")
         elif label is not None:
-            out.append(_link(url, label) if urlsplit(url).scheme in ("http", "https") else _e(m.group(0)))
+            # Relative or unsafe targets would not resolve outside the page: keep the label only.
+            out.append(_link(url, label) if urlsplit(url).scheme in ("http", "https") else _e(label))
         else:
             out.append(f"<em>{_e(italic)}</em>")
         pos = m.end()
