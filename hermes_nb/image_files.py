@@ -16,17 +16,23 @@ import hashlib
 import io
 import json
 import struct
+import threading
 import warnings
 import zlib
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from hermes_nb._state import on_reset
 from hermes_nb.errors import ContentBlockedError, ParseError
 
 __all__ = [
     "MAX_PIXELS",
+    "DISPLAY_THUMBNAIL",
+    "remember_verified",
+    "recall_verified",
     "ImageInfo",
     "verify_image",
     "decode_b64",
@@ -39,6 +45,8 @@ __all__ = [
 #: Largest image kept (about 64 megapixels); larger headers are refused before decoding.
 MAX_PIXELS = 64 * 1024 * 1024
 PROVENANCE_KEY = "hermes_nb:provenance"
+#: (longest edge, format) of the thumbnail made while verifying: what notebooks display.
+DISPLAY_THUMBNAIL = (256, "JPEG")
 
 _FORMATS = {
     "PNG": ("png", "image/png"),
@@ -58,6 +66,7 @@ class ImageInfo:
     width: int
     height: int
     mode: str
+    thumbnail: bytes | None = field(default=None, repr=False)  # DISPLAY_THUMBNAIL, made from the same decode
 
     @property
     def extension(self) -> str:
@@ -68,8 +77,11 @@ class ImageInfo:
         return _FORMATS[self.format][1]
 
 
-def verify_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> ImageInfo:
-    """Decode fully: ``ParseError`` if it is not a supported image, ``ContentBlockedError`` if too large."""
+def verify_image(data: bytes, *, max_pixels: int = MAX_PIXELS, thumbnail_px: int | None = None) -> ImageInfo:
+    """Decode fully: ``ParseError`` if it is not a supported image, ``ContentBlockedError`` if too large.
+
+    ``thumbnail_px`` also makes a JPEG thumbnail from the decoded pixels (decoding is the cost).
+    """
     from PIL import Image, UnidentifiedImageError
 
     if not data:
@@ -89,6 +101,7 @@ def verify_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> ImageInfo:
                 fmt = img.format or ""
                 img.load()
                 mode = img.mode
+                thumb = _thumbnail_of(img, thumbnail_px, "JPEG", 80) if thumbnail_px else None
     except (ParseError, ContentBlockedError):
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -101,7 +114,42 @@ def verify_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> ImageInfo:
         raise ParseError(f"the image data is corrupt or truncated ({exc.__class__.__name__}: {exc})") from exc
     if fmt not in _FORMATS:
         raise ParseError(f"unsupported image format {fmt!r}")
-    return ImageInfo(fmt, width, height, mode)
+    return ImageInfo(fmt, width, height, mode, thumb)
+
+
+#: Files this process verified and wrote itself, so the SDK does not decode them a second time.
+_verified: OrderedDict[str, tuple[int, int, ImageInfo]] = OrderedDict()
+_verified_lock = threading.Lock()
+_VERIFIED_MAX = 256
+
+
+def remember_verified(path: Path, info: ImageInfo) -> None:
+    """Note that ``path`` (as it is on disk now) holds the image ``info`` describes."""
+    stat = path.stat()
+    with _verified_lock:
+        _verified[str(path)] = (stat.st_size, stat.st_mtime_ns, info)
+        _verified.move_to_end(str(path))
+        while len(_verified) > _VERIFIED_MAX:
+            _verified.popitem(last=False)
+
+
+def recall_verified(path: Path) -> ImageInfo | None:
+    """The ``ImageInfo`` of a file verified by ``remember_verified`` and unchanged since, else None."""
+    with _verified_lock:
+        hit = _verified.get(str(path))
+    if hit is None:
+        return None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return hit[2] if (stat.st_size, stat.st_mtime_ns) == hit[:2] else None
+
+
+@on_reset
+def _forget_verified() -> None:
+    with _verified_lock:
+        _verified.clear()
 
 
 def decode_b64(text: str) -> bytes:
@@ -218,6 +266,31 @@ def read_provenance(path: str | Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _thumbnail_of(img: Any, max_px: int, fmt: str, quality: int) -> bytes:
+    from PIL import Image
+
+    small: Image.Image = (
+        img.copy()
+        if img.size[0] <= max_px and img.size[1] <= max_px
+        else img.resize(_fit(img.size, max_px), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    )
+    if fmt == "JPEG" and small.mode != "RGB":
+        # JPEG has no alpha: flatten onto white so transparent areas do not turn black.
+        rgba = small.convert("RGBA")
+        small = Image.new("RGB", rgba.size, (255, 255, 255))
+        small.paste(rgba, mask=rgba.getchannel("A"))
+    out = io.BytesIO()
+    options: dict[str, Any] = {"optimize": True} if fmt == "PNG" else {"quality": quality}
+    small.save(out, format=fmt, **options)
+    return out.getvalue()
+
+
+def _fit(size: tuple[int, int], max_px: int) -> tuple[int, int]:
+    width, height = size
+    scale = max_px / max(width, height)
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
 def thumbnail(
     source: str | Path | bytes, *, max_px: int = 256, fmt: str = "JPEG", quality: int = 80
 ) -> bytes:
@@ -230,17 +303,7 @@ def thumbnail(
     handle = io.BytesIO(source) if isinstance(source, bytes) else source
     with Image.open(handle) as img:
         img.draft("RGB", (max_px, max_px))  # JPEG decodes at a reduced scale: much faster
-        img.thumbnail((max_px, max_px), Image.Resampling.LANCZOS, reducing_gap=2.0)
-        small: Image.Image = img
-        if fmt == "JPEG" and img.mode != "RGB":
-            # JPEG has no alpha: flatten onto white so transparent areas do not turn black.
-            rgba = img.convert("RGBA")
-            small = Image.new("RGB", rgba.size, (255, 255, 255))
-            small.paste(rgba, mask=rgba.getchannel("A"))
-        out = io.BytesIO()
-        options: dict[str, Any] = {"optimize": True} if fmt == "PNG" else {"quality": quality}
-        small.save(out, format=fmt, **options)
-    return out.getvalue()
+        return _thumbnail_of(img, max_px, fmt, quality)
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -131,14 +131,15 @@ def save_bytes_image(data: bytes, *, prefix: str = "image", extension: str = "pn
     The extension follows the detected format (``extension`` is Hermes's hint, used only when it
     agrees). Raises ``ParseError`` / ``ContentBlockedError`` before anything is written.
     """
-    from hermes_nb.image_files import verify_image
+    from hermes_nb.image_files import DISPLAY_THUMBNAIL, remember_verified, verify_image
 
-    info = verify_image(data)
+    info = verify_image(data, thumbnail_px=DISPLAY_THUMBNAIL[0])
     ext = str(extension or "").lower().lstrip(".")
     if ext not in _EXTENSIONS or (ext != info.extension and not (ext == "jpeg" and info.format == "JPEG")):
         ext = info.extension
     path = image_path(prefix, ext)
     write_atomic(path, data)
+    remember_verified(path, info)
     return path
 
 

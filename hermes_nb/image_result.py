@@ -62,11 +62,14 @@ class ImageResult:
 
     def thumbnail_bytes(self, max_px: int = 256, fmt: str = "JPEG") -> bytes:
         """A thumbnail (longest edge ≤ ``max_px``) encoded as JPEG or WebP at quality 80; cached."""
-        from hermes_nb.image_files import thumbnail
+        from hermes_nb.image_files import DISPLAY_THUMBNAIL, recall_verified, thumbnail
 
         key = (int(max_px), fmt.upper())
         with self._lock:
             hit = self._thumbs.get(key)
+        if hit is None and key == DISPLAY_THUMBNAIL:
+            known = recall_verified(self.path)  # made while the image was verified: no second decode
+            hit = known.thumbnail if known is not None else None
         if hit is None:
             hit = thumbnail(self.path, max_px=key[0], fmt=key[1])
             with self._lock:

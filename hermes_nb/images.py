@@ -244,16 +244,27 @@ def _safe_parameters(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _keep(
-    data: bytes, *, prefix: str, provenance: dict[str, Any], path: Path | None = None
+    data: bytes, *, prefix: str, provenance: dict[str, Any], path: Path | None = None, info: Any = None
 ) -> tuple[Path, Any, str]:
-    """Verify ``data``, embed provenance, write atomically; return (path, ImageInfo, sha256)."""
-    from hermes_nb.image_files import embed_provenance, sha256_bytes, verify_image
+    """Verify ``data`` (unless ``info`` already describes it), embed provenance, write atomically.
+
+    Returns (path, ImageInfo, sha256 of the written file).
+    """
+    from hermes_nb.image_files import (
+        DISPLAY_THUMBNAIL,
+        embed_provenance,
+        remember_verified,
+        sha256_bytes,
+        verify_image,
+    )
     from hermes_nb.image_provider import image_path, write_atomic
 
-    info = verify_image(data)
+    if info is None:
+        info = verify_image(data, thumbnail_px=DISPLAY_THUMBNAIL[0])
     final = embed_provenance(data, info, {**provenance, "size": f"{info.width}x{info.height}"})
     target = path if path is not None else image_path(prefix, info.extension)
     write_atomic(target, final)
+    remember_verified(target, info)
     return target, info, sha256_bytes(final)
 
 
@@ -274,11 +285,16 @@ def _materialise(
         raise ProviderError(
             f"the provider returned {text!r}, which is neither a URL nor an existing file", provider=prefix
         )
+    from hermes_nb.image_files import recall_verified
+
     cache = images_cache_dir().resolve()
     inside = source.resolve().parent == cache
     data = source.read_bytes()
+    known = recall_verified(source.resolve()) if inside else None  # written and verified by save_bytes_image
     try:
-        return _keep(data, prefix=prefix, provenance=provenance, path=source.resolve() if inside else None)
+        return _keep(
+            data, prefix=prefix, provenance=provenance, path=source.resolve() if inside else None, info=known
+        )
     except (ParseError, HermesError):
         if inside:
             source.unlink(missing_ok=True)  # a provider wrote something that is not an image: keep nothing
