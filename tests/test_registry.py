@@ -33,6 +33,13 @@ class FakeImage(ImageGenProvider):
         return {}
 
 
+@pytest.fixture(autouse=True)
+def no_plugin_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the registry alone: keep bundled plugins out of it."""
+    monkeypatch.setattr(web_providers, "loader", None)
+    monkeypatch.setattr(image_providers, "loader", None)
+
+
 def test_wrong_type_and_bad_name() -> None:
     with pytest.raises(TypeError):
         web_providers.register(FakeImage())  # type: ignore[arg-type]  # the wrong type is the test
