@@ -16,7 +16,8 @@
     │   ├── ContentBlockedError      CONTENT_BLOCKED (SSRF / policy)
     │   ├── ContentFetchError        CONTENT_FETCH_FAILED
     │   └── ContentPolicyError       CONTENT_POLICY (image moderation)
-    └── CacheMissError               CACHE_MISS (replay mode)
+    ├── CacheMissError               CACHE_MISS (replay mode)
+    └── StoreError                   STORE_ERROR (the SQLite store is damaged, locked or read-only)
 
 Errors are classified by exception type and HTTP status (``error_for_status``), never by
 message substrings. Messages name the fix. They never contain secret values: every message
@@ -45,6 +46,7 @@ __all__ = [
     "ContentFetchError",
     "ContentPolicyError",
     "CacheMissError",
+    "StoreError",
     "RETRYABLE_CODES",
     "error_for_status",
     "error_from_code",
@@ -169,6 +171,12 @@ class CacheMissError(HermesError, LookupError):
     code = "CACHE_MISS"
 
 
+class StoreError(HermesError):
+    """The store file is damaged, locked or not writable."""
+
+    code = "STORE_ERROR"
+
+
 #: Codes on which auto selection moves on to the next provider.
 RETRYABLE_CODES = frozenset(
     {
@@ -198,6 +206,7 @@ _BY_CODE: dict[str, type[HermesError]] = {
         ContentFetchError,
         ContentPolicyError,
         CacheMissError,
+        StoreError,
     )
 }
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from hermes_nb import config
 from hermes_nb._state import on_reset
-from hermes_nb.errors import HermesError, InvalidInputError
+from hermes_nb.errors import InvalidInputError, StoreError
 from hermes_nb.redaction import is_secret_name, redact
 from hermes_nb.results import SearchHit
 
@@ -83,12 +83,6 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _TAG = re.compile(r"<[^>]+>")
 _SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.IGNORECASE | re.DOTALL)
 _HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
-
-
-class StoreError(HermesError):
-    """The store file is damaged, locked or not writable."""
-
-    code = "STORE_ERROR"
 
 
 class Store:
