@@ -12,8 +12,6 @@ Display options (``set_options``) are process-wide; the ``%config HermesMagics``
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import io
 import os
@@ -211,8 +209,15 @@ def _page_text(page: Any) -> str:
     return f"  - {label}: {total} chars{flag}"
 
 
+def _first_heading(markdown: str) -> str:
+    for line in (markdown or "").splitlines()[:40]:
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+    return ""
+
+
 def _page_html(page: Any, *, open_: bool) -> str:
-    title = page.title or page.url
+    title = page.title or _first_heading(page.content) or page.url
     head = (
         f'<div style="{HEAD}">📄 {_link(page.url, title)}</div>'
         f'<div style="{MUTED}">{_e(_domain(page.url))}</div>'
@@ -310,6 +315,8 @@ def thumbnail_bytes(path: str | os.PathLike[str], max_px: int = 256) -> tuple[by
 
 def _file_facts(path: Path) -> tuple[str, str]:
     """(short sha256, "WxH") of an image file, or placeholders when it is gone."""
+    import hashlib
+
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     except OSError:
@@ -358,6 +365,8 @@ def _image_card(img: Any) -> str:
             data, mime = path.read_bytes(), f"image/{suffix}"
             w = h = 0
         size = f' width="{w}" height="{h}"' if w else ' style="max-width:100%"'
+        import base64
+
         src = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
         picture = f'<a href="{_e(href)}" target="_blank"><img src="{src}" alt="{_e(alt)}"{size}/></a>'
     elif not path.exists():
