@@ -190,7 +190,9 @@ def _cmd_tools(args: list[str]) -> Any:
         ]
         return Table("Tools", ["tool", "toolset", "plugin", "available", "description"], rows)
     if action == "call" and len(args) >= 2:
-        raw = " ".join(args[2:]) or "{}"
+        raw = " ".join(args[2:]).strip() or "{}"
+        if len(raw) > 1 and raw[0] == raw[-1] and raw[0] in "'\"":  # '{"x": 1}' as typed in a shell
+            raw = raw[1:-1]
         try:
             payload = json.loads(raw)
         except json.JSONDecodeError as exc:
