@@ -32,17 +32,22 @@ import os
 import sys
 import threading
 import traceback
-from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from hermes_nb import config, registry
+from hermes_nb._discovery import (
+    ENTRY_POINT_GROUP,
+    PluginRecord,
+    bundled_plugins_dir,
+    discover_records,
+    truthy,
+)
 from hermes_nb._state import on_reset
-from hermes_nb.context import CliCommand, PluginContext, PluginMagic, _Registered
+from hermes_nb.context import CliCommand, PluginContext, PluginMagic
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
 from hermes_nb.redaction import redact
 
 __all__ = [
@@ -57,6 +62,7 @@ __all__ = [
     "get_plugin_commands",
     "get_plugin_magics",
     "get_plugin_manager",
+    "import_plugin_module",
     "list_plugins",
     "load_plugins",
     "module_name",
@@ -64,16 +70,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-ENTRY_POINT_GROUP = "hermes_agent.plugins"
 CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics")
 NAMESPACE = "hermes_plugins"
-_MAX_DEPTH = 2
-_GENERAL = frozenset({"tools", "hooks", "commands", "magics"})
 _NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
-
-
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def module_name(key: str) -> str:
@@ -85,109 +84,9 @@ def _norm(value: object) -> str:
     return str(value).strip().lower().replace("_", "-")
 
 
-def bundled_plugins_dir() -> Path | None:
-    """Where bundled plugins live for this installation (see the module docstring)."""
-    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
-    if override:
-        return Path(override).expanduser()
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-@dataclass
-class PluginRecord:
-    """One discovered plugin: its manifest, the gate's verdict and what loading did."""
-
-    manifest: PluginManifest
-    enabled: bool = False
-    reason: str = ""  # why not enabled
-    error: str | None = None  # manifest, import or register() failure
-    loaded: bool = False
-    attempted: bool = False
-    module: Any = None
-    overrides: list[str] = field(default_factory=list)
-    registered: _Registered = field(default_factory=_Registered)
-
-    @property
-    def key(self) -> str:
-        return self.manifest.key
-
-    @property
-    def category(self) -> str | None:
-        head, sep, _ = self.key.partition("/")
-        return head if sep and self.manifest.source != "entrypoint" else None
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """What importing this plugin may add; ``*`` when the plugin declares nothing."""
-        m = self.manifest
-        caps = {
-            c
-            for c, names in (
-                ("web", m.provides_web_providers),
-                ("image_gen", m.provides_image_providers),
-                ("tools", m.provides_tools),
-                ("hooks", m.provides_hooks),
-            )
-            if names
-        }
-        if self.category:
-            return frozenset(caps | {self.category})
-        if m.source == "entrypoint" or not caps:
-            return frozenset({"*"})
-        return frozenset(caps | {"commands", "magics"})
-
-    def declares(self, kind: str) -> set[str]:
-        names = (
-            self.manifest.provides_web_providers if kind == "web" else self.manifest.provides_image_providers
-        )
-        return {registry.normalize_name(n) for n in names}
-
-    @property
-    def missing_env(self) -> list[str]:
-        return [name for name in self.manifest.env_names if not config.resolve_key(name)]
-
-    @property
-    def status(self) -> str:
-        if self.error:
-            return f"error: {self.error}"
-        if not self.enabled:
-            return self.reason
-        missing = self.missing_env
-        state = "loaded" if self.loaded else "enabled (imported on first use)"
-        return f"{state}; unavailable: missing {', '.join(missing)}" if missing else state
-
-    def to_dict(self) -> dict[str, Any]:
-        m = self.manifest
-        missing = self.missing_env
-        return {
-            "name": m.name,
-            "key": m.key,
-            "kind": m.kind,
-            "version": m.version,
-            "description": m.description,
-            "author": m.author,
-            "source": m.source,
-            "path": str(m.path or m.entry_point),
-            "enabled": self.enabled,
-            "loaded": self.loaded,
-            "available": self.enabled and not self.error and not missing,
-            "missing_env": missing,
-            "requires_env": m.env_names,
-            "providers": list(self.registered.providers),
-            "tools": list(self.registered.tools),
-            "hooks": list(self.registered.hooks),
-            "commands": list(self.registered.commands),
-            "magics": list(self.registered.magics),
-            "skills": list(self.registered.skills),
-            "error": self.error,
-            "reason": self.reason,
-            "overrides": list(self.overrides),
-            "status": self.status,
-        }
+def _listed(key: str) -> set[str]:
+    value = config.get(key) or []
+    return {_norm(v) for v in ([value] if isinstance(value, str) else value)}
 
 
 class PluginManager:
@@ -214,111 +113,13 @@ class PluginManager:
             from hermes_nb import _compat
 
             _compat.install()
-            records: dict[str, PluginRecord] = {}
-            self.problems = []
-            for source, root in self._sources():
-                for record in self._scan(root, source):
-                    self._merge(records, record)
-            if not _truthy(os.environ.get("HERMES_SAFE_MODE")):
-                for record in self._entry_points():
-                    self._merge(records, record)
+            problems: list[str] = []
+            records = discover_records(problems)
+            disabled, enabled = _listed("plugins.disabled"), _listed("plugins.enabled")
             for record in records.values():
-                self._gate(record)
-            self._records = records
-            self._discovered = True
+                self._gate(record, disabled, enabled)
+            self._records, self.problems, self._discovered = records, problems, True
             return list(records.values())
-
-    def _sources(self) -> list[tuple[str, Path]]:
-        sources: list[tuple[str, Path]] = []
-        bundled = bundled_plugins_dir()
-        if bundled is not None:
-            sources.append(("bundled", bundled))
-        if _truthy(os.environ.get("HERMES_SAFE_MODE")):
-            return sources
-        sources.append(("user", config.get_hermes_home() / "plugins"))
-        if _truthy(os.environ.get("HERMES_ENABLE_PROJECT_PLUGINS")):
-            sources.append(("project", Path.cwd() / ".hermes" / "plugins"))
-        return sources
-
-    def _scan(self, root: Path, source: str) -> list[PluginRecord]:
-        found: list[PluginRecord] = []
-        seen = {os.path.realpath(root)}
-
-        def walk(directory: str, prefix: tuple[str, ...], depth: int) -> None:
-            try:
-                entries = sorted(os.scandir(directory), key=lambda e: e.name)
-            except OSError:
-                return
-            for entry in entries:
-                if entry.name.startswith((".", "_")):
-                    continue
-                try:
-                    if not entry.is_dir():
-                        continue
-                except OSError:
-                    continue
-                real = os.path.realpath(entry.path)
-                if real in seen:
-                    problem = (
-                        f"skipped {entry.path}: it leads back to {real} (symlink loop or duplicate link); "
-                        "remove the link"
-                    )
-                    log.warning(problem)
-                    self.problems.append(problem)
-                    continue
-                seen.add(real)
-                rel = (*prefix, entry.name)
-                manifest_file = find_manifest(Path(entry.path))
-                if manifest_file is None:
-                    if depth + 1 < _MAX_DEPTH:
-                        walk(entry.path, rel, depth + 1)
-                    continue
-                found.append(self._record_for(Path(entry.path), manifest_file, rel, source))
-
-        walk(str(root), (), 0)
-        return found
-
-    @staticmethod
-    def _record_for(path: Path, manifest_file: Path, rel: tuple[str, ...], source: str) -> PluginRecord:
-        nested_key = "/".join(rel)
-        try:
-            manifest = read_manifest(manifest_file, source=source)
-        except ManifestError as exc:
-            bad = PluginManifest(name=rel[-1], source=source, path=path, key=nested_key)
-            log.warning("plugin %s not loaded: %s", nested_key, exc)
-            return PluginRecord(bad, error=str(exc))
-        manifest.key = nested_key if len(rel) > 1 else manifest.name
-        record = PluginRecord(manifest)
-        if not (path / "__init__.py").is_file():
-            record.error = (
-                f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx)"
-            )
-            log.warning("plugin %s not loaded: %s", manifest.key, record.error)
-        return record
-
-    @staticmethod
-    def _entry_points() -> list[PluginRecord]:
-        records = []
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            manifest = PluginManifest(name=ep.name, source="entrypoint", key=ep.name, entry_point=ep.value)
-            records.append(PluginRecord(manifest))
-        return records
-
-    @staticmethod
-    def _merge(records: dict[str, PluginRecord], record: PluginRecord) -> None:
-        earlier = records.get(record.key)
-        if earlier is not None:
-            where = earlier.manifest.path or earlier.manifest.entry_point
-            record.overrides = [*earlier.overrides, f"{earlier.manifest.source}: {where}"]
-            log.warning(
-                "plugin %s from %s (%s) overrides the one from %s (%s)",
-                record.key,
-                record.manifest.source,
-                record.manifest.path or record.manifest.entry_point,
-                earlier.manifest.source,
-                where,
-            )
-        records[record.key] = record
 
     @staticmethod
     def _ids(record: PluginRecord) -> set[str]:
@@ -327,19 +128,15 @@ class PluginManager:
             ids.add(_norm(record.manifest.path.name))
         return ids
 
-    def _gate(self, record: PluginRecord) -> None:
-        def listed(key: str) -> set[str]:
-            value = config.get(key) or []
-            return {_norm(v) for v in ([value] if isinstance(value, str) else value)}
-
+    def _gate(self, record: PluginRecord, disabled: set[str], enabled: set[str]) -> None:
         ids = self._ids(record)
         kind = record.manifest.kind
         record.enabled, record.reason = False, ""
-        if ids & listed("plugins.disabled"):
+        if ids & disabled:
             record.reason = f"disabled via config (run `hermes-nb plugins enable {record.key}`)"
         elif kind in _NOT_LOADED_KINDS:
             record.reason = f"kind '{kind}' plugins are not loaded in notebooks"
-        elif record.manifest.source == "bundled" or ids & listed("plugins.enabled"):
+        elif record.manifest.source == "bundled" or ids & enabled:
             record.enabled = True
         else:
             record.reason = f"not enabled (run `hermes-nb plugins enable {record.key}`)"
@@ -419,7 +216,7 @@ class PluginManager:
                 self._forget_module(record)
                 record.error = self._describe(record, exc)
                 log.warning("plugin %s disabled: %s", record.key, record.error)
-                if _truthy(os.environ.get("HERMES_PLUGINS_DEBUG")):
+                if truthy(os.environ.get("HERMES_PLUGINS_DEBUG")):
                     log.warning("%s", redact("".join(traceback.format_exception(exc))))
             else:
                 record.loaded = True
@@ -475,7 +272,7 @@ class PluginManager:
             if config.effective(key).source == "runtime":
                 config.set(key, value)
         with self._lock:
-            self._gate(record)
+            self._gate(record, _listed("plugins.disabled"), _listed("plugins.enabled"))
             if not record.enabled and record.loaded:
                 for entry in record.registered.providers:
                     kind, _, name = entry.partition(":")
