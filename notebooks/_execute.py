@@ -24,7 +24,11 @@ def execute(path: Path, timeout: int = 120) -> None:
     """Run ``path`` top to bottom in a fresh kernel and write it back with outputs."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,  # timestamps would make every re-run a diff
+        resources={"metadata": {"path": str(HERE)}},
     )
     client.execute()
     nbformat.write(nb, path)
@@ -34,6 +38,7 @@ def package_quickstart() -> Path:
     """Copy the quickstart, outputs stripped, into the package so ``hermes-nb demo`` works from a wheel."""
     nb = nbformat.read(HERE / "01_quickstart.ipynb", as_version=4)
     for cell in nb.cells:
+        cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     target = HERE.parent / "hermes_nb" / "_demo" / "quickstart.ipynb"

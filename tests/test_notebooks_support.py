@@ -47,9 +47,11 @@ def test_notebook_contract(path: Path) -> None:
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert not errors, "only cells tagged raises-exception may fail, and they fail with a one-line UsageError"
     for cell in code:
+        stderr = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
         if "raises-exception" in cell.metadata.get("tags", []):
-            stderr = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
             assert stderr.startswith("UsageError: ") and stderr.strip().count("\n") == 0
+        else:
+            assert stderr == "", f"nbval compares stderr; cell printed {stderr[:200]!r}"
 
 
 def test_sanitizer_file_is_valid() -> None:
