@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from hermes_nb import config, registry
+from hermes_nb._state import on_reset
 from hermes_nb.context import _Registered
 from hermes_nb.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
 
@@ -144,7 +146,14 @@ def _sources() -> list[tuple[str, Path]]:
 
 def _scan(root: Path, source: str, problems: list[str]) -> list[PluginRecord]:
     found: list[PluginRecord] = []
-    seen = {os.path.realpath(root)}  # resolved folders already visited: symlink loops end here
+    seen: set[tuple[int, int]] = set()  # (device, inode) of folders visited: symlink loops end here
+
+    def identity(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
 
     def walk(directory: str, prefix: tuple[str, ...], depth: int) -> None:
         try:
@@ -159,36 +168,44 @@ def _scan(root: Path, source: str, problems: list[str]) -> list[PluginRecord]:
                     continue
             except OSError:
                 continue
-            real = os.path.realpath(entry.path)
-            if real in seen:
-                problem = f"skipped {entry.path}: it leads back to {real} (symlink loop); remove the link"
+            ident = identity(entry.path)
+            if ident is None:
+                continue
+            if ident in seen:
+                problem = (
+                    f"skipped {entry.path}: it leads back to a folder already scanned (symlink loop); "
+                    "remove the link"
+                )
                 log.warning(problem)
                 problems.append(problem)
                 continue
-            seen.add(real)
+            seen.add(ident)
             rel = (*prefix, entry.name)
-            manifest_file = find_manifest(Path(entry.path))
+            manifest_file = find_manifest(entry.path)
             if manifest_file is None:
                 if depth + 1 < _MAX_DEPTH:
                     walk(entry.path, rel, depth + 1)
                 continue
             found.append(_record_for(Path(entry.path), manifest_file, rel, source))
 
-    walk(str(root), (), 0)
+    root_id = identity(str(root))
+    if root_id is not None:
+        seen.add(root_id)
+        walk(str(root), (), 0)
     return found
 
 
-def _record_for(path: Path, manifest_file: Path, rel: tuple[str, ...], source: str) -> PluginRecord:
+def _record_for(path: Path, manifest_file: str, rel: tuple[str, ...], source: str) -> PluginRecord:
     nested_key = "/".join(rel)
     try:
-        manifest = read_manifest(manifest_file, source=source)
+        manifest = read_manifest(manifest_file, source=source, directory=path)
     except ManifestError as exc:
         bad = PluginManifest(name=rel[-1], source=source, path=path, key=nested_key)
         log.warning("plugin %s not loaded: %s", nested_key, exc)
         return PluginRecord(bad, error=str(exc))
     manifest.key = nested_key if len(rel) > 1 else manifest.name
     record = PluginRecord(manifest)
-    if not (path / "__init__.py").is_file():
+    if not os.path.isfile(os.path.join(path, "__init__.py")):
         record.error = (
             f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx)"
         )
@@ -196,11 +213,35 @@ def _record_for(path: Path, manifest_file: Path, rel: tuple[str, ...], source: s
     return record
 
 
+_ep_cache: dict[str, Any] = {}
+
+
+def _path_state() -> tuple[tuple[str, int], ...]:
+    state = []
+    for entry in sys.path:
+        try:
+            state.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            state.append((entry, -1))
+    return tuple(state)
+
+
 def _entry_point_records() -> list[PluginRecord]:
+    # Reading every installed distribution's metadata is the slowest part of discovery; installing
+    # or removing a package changes a sys.path folder's mtime, which invalidates this cache.
+    state = _path_state()
+    if _ep_cache.get("state") != state:
+        found = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        _ep_cache.update(state=state, found=found)
     return [
-        PluginRecord(PluginManifest(name=ep.name, source="entrypoint", key=ep.name, entry_point=ep.value))
-        for ep in entry_points(group=ENTRY_POINT_GROUP)
+        PluginRecord(PluginManifest(name=name, source="entrypoint", key=name, entry_point=value))
+        for name, value in _ep_cache["found"]
     ]
+
+
+@on_reset
+def _forget_entry_points() -> None:
+    _ep_cache.clear()
 
 
 def _merge(records: dict[str, PluginRecord], record: PluginRecord) -> None:

@@ -7,6 +7,7 @@ and the fix. ``kind`` comes from the manifest only; it is never guessed from the
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,11 +76,11 @@ class PluginManifest:
         return [req.name for req in self.requires_env]
 
 
-def find_manifest(directory: Path) -> Path | None:
-    """``plugin.yaml`` (preferred) or ``plugin.yml`` inside ``directory``."""
+def find_manifest(directory: Path | str) -> str | None:
+    """``plugin.yaml`` (preferred) or ``plugin.yml`` inside ``directory``, as a path string."""
     for name in MANIFEST_NAMES:
-        candidate = directory / name
-        if candidate.is_file():
+        candidate = os.path.join(directory, name)
+        if os.path.isfile(candidate):
             return candidate
     return None
 
@@ -91,19 +92,22 @@ def _load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=loader)
 
 
-def read_manifest(file: Path, *, source: str = "user", key: str = "") -> PluginManifest:
+def read_manifest(
+    file: Path | str, *, source: str = "user", key: str = "", directory: Path | None = None
+) -> PluginManifest:
     """Parse and validate one manifest file; ``ManifestError`` on any problem."""
     import yaml
 
     try:
-        size = file.stat().st_size
-        if size > MAX_MANIFEST_BYTES:
-            raise ManifestError(
-                f"{file} is {size} bytes (limit {MAX_MANIFEST_BYTES}); a manifest holds only metadata, "
-                "move data into other files",
-                plugin=key or None,
-            )
-        raw = file.read_bytes()
+        with open(file, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_MANIFEST_BYTES:
+                raise ManifestError(
+                    f"{file} is {size} bytes (limit {MAX_MANIFEST_BYTES}); a manifest holds only metadata, "
+                    "move data into other files",
+                    plugin=key or None,
+                )
+            raw = handle.read()
     except OSError as exc:
         raise ManifestError(f"cannot read {file} ({exc.strerror}); check the file's permissions") from exc
     try:
@@ -122,7 +126,8 @@ def read_manifest(file: Path, *, source: str = "user", key: str = "") -> PluginM
             f"{file} is not valid YAML{where}; fix the syntax (hint: quote values containing ':' or '#')",
             plugin=key or None,
         ) from exc
-    return manifest_from_dict(data, where=file, source=source, key=key, default_name=file.parent.name)
+    folder = directory if directory is not None else Path(file).parent
+    return manifest_from_dict(data, where=file, source=source, key=key, default_name=folder.name, path=folder)
 
 
 def _text(data: dict[str, Any], name: str, where: Path | str) -> str:
@@ -188,6 +193,7 @@ def manifest_from_dict(
     source: str = "user",
     key: str = "",
     default_name: str = "",
+    path: Path | None = None,
 ) -> PluginManifest:
     """Validate parsed YAML (``where`` names the file in messages)."""
     if data is None:
@@ -214,7 +220,6 @@ def manifest_from_dict(
         )
         kind = "standalone"
     known = set(_TEXT_FIELDS) | set(_LIST_FIELDS) | {"version", "requires_env"}
-    path = Path(where).parent if isinstance(where, Path) else None
     return PluginManifest(
         name=texts["name"] or default_name,
         version="" if version is None else str(version),

@@ -71,7 +71,7 @@ label: ignored but kept
 
 def test_defaults_and_plugin_yml(tmp_path: Path) -> None:
     file = _write(tmp_path, "", name="plugin.yml")
-    assert find_manifest(file.parent) == file
+    assert find_manifest(file.parent) == str(file)
     m = read_manifest(file)
     assert (m.name, m.version, m.kind, m.requires_env) == ("my-plugin", "", "standalone", [])
 
@@ -79,7 +79,7 @@ def test_defaults_and_plugin_yml(tmp_path: Path) -> None:
 def test_plugin_yaml_preferred_over_yml(tmp_path: Path) -> None:
     _write(tmp_path, "name: b", name="plugin.yml")
     yaml_file = _write(tmp_path, "name: a")
-    assert find_manifest(yaml_file.parent) == yaml_file
+    assert find_manifest(yaml_file.parent) == str(yaml_file)
 
 
 def test_unknown_kind_warns_and_is_standalone(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
