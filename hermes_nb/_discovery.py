@@ -53,6 +53,7 @@ class PluginRecord:
     loaded: bool = False
     attempted: bool = False
     module: Any = None
+    context: Any = None  # the PluginContext of a successful load, kept so it can be undone
     overrides: list[str] = field(default_factory=list)
     registered: _Registered = field(default_factory=_Registered)
 

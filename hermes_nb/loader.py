@@ -222,7 +222,16 @@ class PluginManager:
                 record.loaded = True
                 record.module = target
             record.registered = ctx.registered
+            record.context = ctx if record.loaded else None
             return record
+
+    def unload(self, record: PluginRecord) -> None:
+        """Undo what ``register()`` registered; the module stays imported (Python cannot unimport)."""
+        with self._lock:
+            if record.context is not None:
+                record.context.rollback()
+                record.registered = record.context.registered
+            record.context, record.loaded, record.attempted = None, False, False
 
     @staticmethod
     def _describe(record: PluginRecord, exc: BaseException) -> str:
@@ -274,9 +283,7 @@ class PluginManager:
         with self._lock:
             self._gate(record, _listed("plugins.disabled"), _listed("plugins.enabled"))
             if not record.enabled and record.loaded:
-                for entry in record.registered.providers:
-                    kind, _, name = entry.partition(":")
-                    (registry.web_providers if kind == "web" else registry.image_providers).unregister(name)
+                self.unload(record)
         return record
 
 
@@ -340,6 +347,11 @@ def get_plugin_manager() -> PluginManager:
 def load_plugins(force: bool = False) -> PluginManager:
     """Discover and import every enabled plugin; ``force=True`` clears the registries and starts over."""
     if force:
+        with _manager_lock:
+            old = _manager
+        if old is not None:
+            for record in old.discover():
+                old.unload(record)
         _forget()
         registry.web_providers.clear()
         registry.image_providers.clear()
@@ -365,7 +377,7 @@ def enable(key: str) -> PluginRecord:
 
 
 def disable(key: str) -> PluginRecord:
-    """Add ``key`` to ``plugins.disabled`` in config.yaml; providers it registered are removed now."""
+    """Add ``key`` to ``plugins.disabled`` in config.yaml; what it registered is removed now."""
     return get_plugin_manager().set_enabled(key, False)
 
 

@@ -368,3 +368,42 @@ def test_guide_image_plugin_loads_unmodified(
     out = provider.generate("a corgi in a spacesuit", aspect_ratio="square")
     assert out["success"] is True and out["model"] == "my-model-fast"
     assert Path(out["image"]).read_bytes() == png
+
+
+_HOOKED = """
+import json
+
+def ping(args, **kw):
+    return json.dumps({"pong": True})
+
+def on_post(**kw):
+    pass
+
+def register(ctx):
+    ctx.register_tool(name="hk_ping", toolset="hk", handler=ping,
+                      schema={"name": "hk_ping", "description": "ping", "parameters": {}})
+    ctx.register_hook("post_tool_call", on_post)
+"""
+
+
+def test_force_reload_and_disable_undo_tools_and_hooks(bundled: Path, user: Path) -> None:
+    tools = pytest.importorskip("hermes_nb.tools")
+    hooks = pytest.importorskip("hermes_nb.hooks")
+    make_plugin(
+        user, "hooked", "name: hooked\nprovides_tools: [hk_ping]\nprovides_hooks: [post_tool_call]\n", _HOOKED
+    )
+    config.set("plugins.enabled", ["hooked"])
+
+    def owned_hooks() -> int:
+        return sum(1 for row in hooks.list_hooks() if row.get("owner") == "hooked")
+
+    loader.load_plugins()
+    assert tools.registry.get_entry("hk_ping").owner == "hooked" and owned_hooks() == 1
+    loader.load_plugins(force=True)
+    assert tools.registry.get_entry("hk_ping") is not None and owned_hooks() == 1  # not doubled
+    loader.disable("hooked")
+    assert tools.registry.get_entry("hk_ping") is None and owned_hooks() == 0
+    assert _by_key()["hooked"]["loaded"] is False
+    loader.enable("hooked")
+    loader.load_plugins()
+    assert tools.registry.get_entry("hk_ping") is not None and owned_hooks() == 1
