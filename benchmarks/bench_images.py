@@ -101,7 +101,6 @@ def main(runs: int = 15) -> None:
     ours_ms, base_ms = _median_ms(ours, runs), _median_ms(baseline, runs)
 
     # -- bytes added to a saved notebook ------------------------------------------------------------
-    from IPython.display import Image as IPyImage
 
     path = save_b64_image(b64, prefix="openai")
     kept, info, digest = images._materialise(str(path), prefix="openai", provenance=provenance, timeout=60)
@@ -121,8 +120,14 @@ def main(runs: int = 15) -> None:
     except ImportError:  # rendering not available: the thumbnail data URI alone
         bundle = {"text/html": f'<img src="{result.thumbnail_data_uri()}"/>'}
         ours_label = "thumbnail data URI"
-    ipy = IPyImage(filename=str(kept))
-    ipy_bundle = {"image/png": base64.b64encode(ipy.data).decode("ascii"), "text/plain": repr(ipy)}
+    try:
+        from IPython.display import Image as IPyImage
+
+        ipy = IPyImage(filename=str(kept))
+        ipy_data, ipy_text = ipy.data, repr(ipy)
+    except ImportError:  # same bytes: IPython embeds the whole file base64-encoded
+        ipy_data, ipy_text = kept.read_bytes(), "<IPython.core.display.Image object>"
+    ipy_bundle = {"image/png": base64.b64encode(ipy_data).decode("ascii"), "text/plain": ipy_text}
 
     def output_bytes(data: dict) -> int:
         return len(json.dumps({"output_type": "display_data", "data": data, "metadata": {}}, indent=1))

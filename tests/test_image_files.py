@@ -111,6 +111,13 @@ def test_thumbnail_longest_edge(fmt: str) -> None:
         assert img.format == fmt
 
 
+def test_thumbnail_never_enlarges_and_handles_palettes() -> None:
+    with Image.open(io.BytesIO(thumbnail(_encode("PNG", (40, 30)), max_px=256))) as img:
+        assert img.size == (40, 30)
+    with Image.open(io.BytesIO(thumbnail(_encode("GIF", (600, 300)), max_px=256))) as img:
+        assert img.size == (256, 128) and img.mode == "RGB"
+
+
 def test_thumbnail_flattens_alpha_for_jpeg() -> None:
     data = thumbnail(_encode("PNG", (300, 300), mode="RGBA"), max_px=100, fmt="JPEG")
     with Image.open(io.BytesIO(data)) as img:
