@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import hashlib
 import json
 import logging
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,8 @@ __all__ = [
     "resolve_model",
     "error_from_envelope",
     "provenance_of",
+    "to_record",
+    "from_record",
 ]
 
 log = logging.getLogger(__name__)
@@ -309,15 +312,10 @@ def _request_key(provider: str, model: str | None, prompt: str, aspect: str, see
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
-def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None:
-    from hermes_nb import store
-
-    record = {
+def to_record(result: ImageResult) -> dict[str, Any]:
+    """A JSON-safe record of ``result`` (the store and persisted batch jobs keep this)."""
+    return {
         **provenance_of(result),
-        "n": n,
-        "request_hash": key,  # not "*_key": the store drops secret-looking names
-        "run": run,
-        "index": index,
         "path": str(result.path),
         "sha256": result.sha256,
         "width": result.width,
@@ -327,33 +325,40 @@ def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None
         "duration_s": result.duration_s,
         "envelope": result.envelope,
     }
+
+
+def from_record(record: dict[str, Any]) -> ImageResult:
+    """The ``ImageResult`` of a record made by ``to_record`` (marked ``cached``)."""
+    return ImageResult(
+        path=Path(str(record.get("path", ""))),
+        prompt=str(record.get("prompt", "")),
+        provider=str(record.get("provider", "")),
+        model=str(record.get("model") or ""),
+        aspect_ratio=str(record.get("aspect_ratio", "")),
+        width=int(record.get("width") or 0),
+        height=int(record.get("height") or 0),
+        sha256=str(record.get("sha256", "")),
+        format=str(record.get("format") or "PNG"),
+        seed=record.get("seed"),
+        revised_prompt=record.get("revised_prompt"),
+        cost=record.get("cost"),
+        duration_s=float(record.get("duration_s") or 0.0),
+        envelope=dict(record.get("envelope") or {}),
+        parameters=dict(record.get("parameters") or {}),
+        created=str(record.get("created", "")),
+        cached=True,
+    )
+
+
+def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None:
+    from hermes_nb import store
+
+    # "request_hash", not "*_key": the store drops secret-looking names.
+    record = {**to_record(result), "n": n, "request_hash": key, "run": run, "index": index}
     try:
         store.record_image(record)
     except HermesError as exc:  # the image is on disk already; a store hiccup must not lose it
         log.warning("could not record image in the store: %s", exc)
-
-
-def _from_record(row: dict[str, Any]) -> ImageResult:
-    params = dict(row.get("params") or {})
-    return ImageResult(
-        path=Path(str(row.get("path", ""))),
-        prompt=str(row.get("prompt", "")),
-        provider=str(row.get("provider", "")),
-        model=str(row.get("model") or ""),
-        aspect_ratio=str(row.get("aspect_ratio", "")),
-        width=int(params.get("width") or 0),
-        height=int(params.get("height") or 0),
-        sha256=str(params.get("sha256", "")),
-        format=str(params.get("format") or "PNG"),
-        seed=row.get("seed"),
-        revised_prompt=params.get("revised_prompt"),
-        cost=params.get("cost"),
-        duration_s=float(row.get("duration_s") or 0.0),
-        envelope=dict(params.get("envelope") or {}),
-        parameters=dict(params.get("parameters") or {}),
-        created=str(params.get("created", "")),
-        cached=True,
-    )
 
 
 def _replay(
@@ -373,7 +378,7 @@ def _replay(
         groups.setdefault(str(params.get("run", "")), {}).setdefault(int(params.get("index", 0)), row)
     for group in groups.values():
         if all(i in group for i in range(n)):
-            results = [_from_record(group[i]) for i in range(n)]
+            results = [from_record({**group[i]["params"], **group[i]}) for i in range(n)]
             return results[0] if n == 1 else ImageGallery(results)
     raise CacheMissError(
         "cache.mode is 'replay' and this image request is not in the store; "
@@ -561,51 +566,77 @@ async def aimagine(
     )
 
 
+def _encode(value: Any) -> Any:
+    if isinstance(value, ImageGallery):
+        return {"gallery": [to_record(r) for r in value]}
+    return to_record(value) if isinstance(value, ImageResult) else value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and "gallery" in value:
+        return ImageGallery([from_record(r) for r in value["gallery"]])
+    return from_record(value) if isinstance(value, dict) else value
+
+
+def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for prompt, result in zip(prompts, results, strict=True):
+        if isinstance(result, (ImageResult, ImageGallery)):
+            for index, image in enumerate(result if isinstance(result, ImageGallery) else [result]):
+                cost = image.cost or {}
+                rows.append(
+                    {"prompt": prompt, "index": index, "provider": image.provider, "model": image.model,
+                     "path": str(image.path), "width": image.width, "height": image.height,
+                     "seed": image.seed, "cost_usd": cost.get("usd"), "cost_estimated": cost.get("estimated"),
+                     "duration_s": image.duration_s, "error_code": None, "error": None}
+                )  # fmt: skip
+        else:
+            rows.append(
+                {"prompt": prompt, "index": 0, "error_code": getattr(result, "code", None),
+                 "error": getattr(result, "message", None)}
+            )  # fmt: skip
+    return rows
+
+
+IMAGE_COLUMNS = [
+    "prompt", "index", "provider", "model", "path", "width", "height", "seed", "cost_usd", "cost_estimated",
+    "duration_s", "error_code", "error",
+]  # fmt: skip
+
+
 def imagine_many(
     prompts: Iterable[str],
+    aspect_ratio: str = "landscape",
     *,
-    concurrency: int = 4,
+    model: str | None = None,
+    backend: str | None = None,
+    n: int = 1,
+    seed: int | None = None,
     executor: concurrent.futures.Executor | None = None,
-    return_exceptions: bool = True,
-    on_result: Callable[[int, Any], None] | None = None,
-    **kwargs: Any,
-) -> list[ImageResult | ImageGallery | HermesError]:
-    """``imagine`` for each prompt with at most ``concurrency`` at a time, results in input order.
+    concurrency: int = 4,
+    progress: bool | None = None,
+    as_frame: bool = False,
+    job: str | None = None,
+    **options: Any,
+) -> Any:
+    """``imagine`` for each prompt with bounded concurrency, results in input order.
 
-    A failed item is its ``HermesError`` in the list (``return_exceptions=False`` raises the first).
-    ``executor`` may be any ``concurrent.futures.Executor`` (e.g. a Dask client's executor).
+    A failed prompt is a ``hermes_nb.batch.BatchError`` row. ``executor`` takes any
+    ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
+    interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
     """
-    items = list(prompts)
-    if not 1 <= int(concurrency) <= 64:
-        raise InvalidInputError(f"concurrency must be between 1 and 64, got {concurrency!r}")
-    own = executor is None
-    pool = executor or concurrent.futures.ThreadPoolExecutor(
-        int(concurrency), thread_name_prefix="hermes_nb-imagine"
+    from hermes_nb.batch import run_batch
+
+    todo = list(prompts)
+    one = functools.partial(
+        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **options
     )
-    out: list[Any] = [None] * len(items)
-    try:
-        pending: dict[concurrent.futures.Future[Any], int] = {}
-        queue = iter(enumerate(items))
-        while True:
-            while len(pending) < int(concurrency):
-                nxt = next(queue, None)
-                if nxt is None:
-                    break
-                pending[pool.submit(imagine, nxt[1], **kwargs)] = nxt[0]
-            if not pending:
-                break
-            done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in done:
-                index = pending.pop(future)
-                try:
-                    out[index] = future.result()
-                except HermesError as exc:
-                    if not return_exceptions:
-                        raise
-                    out[index] = exc
-                if on_result is not None:
-                    on_result(index, out[index])
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return out
+    results = run_batch(
+        one, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
+        desc="imagine", encode=_encode, decode=_decode,
+    )  # fmt: skip
+    if not as_frame:
+        return results
+    import pandas as pd
+
+    return pd.DataFrame(_rows(todo, results), columns=IMAGE_COLUMNS)

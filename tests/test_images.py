@@ -395,14 +395,24 @@ def test_aimagine(fake: FakeProvider) -> None:
 
 
 def test_imagine_many_keeps_order_and_errors(fake: FakeProvider) -> None:
-    seen: list[int] = []
-    out = images.imagine_many(["one", "", "three"], concurrency=2, on_result=lambda i, r: seen.append(i))
-    assert isinstance(out[0], ImageResult) and out[0].prompt == "one"
-    assert isinstance(out[1], InvalidInputError)
+    from hermes_nb.batch import BatchError
+
+    out = images.imagine_many(["one", "", "three"], concurrency=2, progress=False, seed=4)
+    assert isinstance(out[0], ImageResult) and out[0].prompt == "one" and out[0].seed == 4
+    assert isinstance(out[1], BatchError) and out[1].code == "INVALID_INPUT"
     assert isinstance(out[2], ImageResult) and out[2].prompt == "three"
-    assert sorted(seen) == [0, 1, 2]
-    with pytest.raises(InvalidInputError):
-        images.imagine_many(["one", ""], return_exceptions=False)
+
+
+def test_imagine_many_frame_and_resumable_job(fake: FakeProvider) -> None:
+    pytest.importorskip("pandas")
+    frame = images.imagine_many(["a", "b"], n=2, as_frame=True, progress=False)
+    assert list(frame["prompt"]) == ["a", "a", "b", "b"] and list(frame["index"]) == [0, 1, 0, 1]
+    assert frame["path"].map(lambda p: Path(p).is_file()).all()
+    first = images.imagine_many(["x", "y"], job="nightly", progress=False)
+    calls = len(fake.calls)
+    again = images.imagine_many(["x", "y"], job="nightly", progress=False)
+    assert len(fake.calls) == calls  # finished prompts are not generated twice
+    assert [r.path for r in again] == [r.path for r in first] and all(r.cached for r in again)
 
 
 # ----------------------------------------------------------------------------- URLs (real HTTP, emulator)
