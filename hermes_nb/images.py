@@ -389,6 +389,14 @@ def _replay(
 # --------------------------------------------------------------------------- the pipeline
 
 
+def _takes_seed(provider: ImageGenProvider) -> bool:
+    """Providers say ``capabilities()["seed"] = False`` when they ignore it; unknown means yes."""
+    try:
+        return bool((provider.capabilities() or {}).get("seed", True))
+    except Exception:
+        return True
+
+
 def _check_prompt(prompt: Any) -> str:
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInputError("prompt is required for image generation (a non-empty string)")
@@ -398,7 +406,7 @@ def _check_prompt(prompt: Any) -> str:
 def _check_aspect(aspect_ratio: Any) -> str:
     resolved = resolve_aspect_ratio(aspect_ratio)
     given = aspect_ratio.strip().lower() if isinstance(aspect_ratio, str) else aspect_ratio
-    if given != resolved:
+    if aspect_ratio is not None and given != resolved:
         warnings.warn(
             f"aspect_ratio {aspect_ratio!r} is not one of {', '.join(VALID_ASPECT_RATIOS)}; "
             f"using {resolved!r}",
@@ -481,7 +489,7 @@ def _generate_one(
         width=0,
         height=0,
         sha256="",
-        seed=envelope.get("seed", seed),
+        seed=envelope["seed"] if "seed" in envelope else (seed if _takes_seed(provider) else None),
         revised_prompt=envelope.get("revised_prompt") or None,
         cost=envelope.get("cost") if isinstance(envelope.get("cost"), dict) else None,
         parameters=_safe_parameters(options),
@@ -532,6 +540,10 @@ def imagine(
     if mode == "replay":
         return _replay(name, chosen_model, text, aspect, count, key)
     refs = _references(provider, reference_images)
+    if seed is not None and not _takes_seed(provider):
+        warnings.warn(
+            f"image provider {name!r} takes no seed; the images will not be reproducible", stacklevel=2
+        )
     run = uuid.uuid4().hex[:12]
     results = []
     for index in range(count):

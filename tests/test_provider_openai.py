@@ -222,6 +222,12 @@ def test_missing_key_names_the_variable(api: Api) -> None:
     assert api.requests == []
 
 
+def test_seed_is_not_reported_when_ignored(api: Api) -> None:
+    with pytest.warns(UserWarning, match="takes no seed"):
+        result = images.imagine("x", seed=3)
+    assert result.seed is None and "seed" not in json.loads(api.requests[0].content)
+
+
 def test_metadata() -> None:
     provider = load_provider().OpenAIImageProvider()
     assert [m["id"] for m in provider.list_models()] == [
