@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_nb.errors import HermesError, error_from_code
+
 __all__ = [
     "VALID_ASPECT_RATIOS",
     "DEFAULT_ASPECT_RATIO",
@@ -32,6 +34,7 @@ __all__ = [
     "image_path",
     "ERROR_TYPES",
     "error_type_for",
+    "error_from_envelope",
 ]
 
 VALID_ASPECT_RATIOS = ("landscape", "square", "portrait")
@@ -250,8 +253,6 @@ ERROR_TYPES: dict[str, str] = {
 
 def error_type_for(exc: BaseException) -> str:
     """The ``error_type`` for an exception caught inside ``generate`` (by class, most specific first)."""
-    from hermes_nb.errors import HermesError
-
     if isinstance(exc, HermesError):
         for error_type, code in ERROR_TYPES.items():
             if code == exc.code:
@@ -262,3 +263,23 @@ def error_type_for(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return "io_error"
     return "provider_error"
+
+
+def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
+    """The exception for an ``error_response`` envelope, chosen by its ``error_type``."""
+    error_type = str(envelope.get("error_type") or "provider_error")
+    provider = str(envelope.get("provider") or "") or None
+    message = str(envelope.get("error") or "image generation failed")
+    code = ERROR_TYPES.get(error_type)
+    if code is None:
+        # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
+        code = {cls.__name__: cls.code for cls in _error_classes()}.get(error_type, error_type.upper())
+    error = error_from_code(code, message, provider=provider)
+    error.details["error_type"] = error_type
+    return error
+
+
+def _error_classes() -> list[type[HermesError]]:
+    from hermes_nb import errors
+
+    return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]

@@ -1,4 +1,4 @@
-"""``ImageResult`` (one generated image kept on disk) and ``ImageGallery`` (several)."""
+"""``ImageResult`` (one generated image kept on disk), ``ImageGallery`` (several), and their records."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
-__all__ = ["ImageResult", "ImageGallery"]
+__all__ = ["ImageResult", "ImageGallery", "provenance_of", "to_record", "from_record"]
 
 
 @dataclass(eq=False)
@@ -56,8 +56,6 @@ class ImageResult:
     @property
     def provenance(self) -> dict[str, Any]:
         """What was asked and who answered: the document embedded in the file and kept in the store."""
-        from hermes_nb.images import provenance_of
-
         return provenance_of(self)
 
     def thumbnail_bytes(self, max_px: int = 256, fmt: str = "JPEG") -> bytes:
@@ -156,3 +154,59 @@ class ImageGallery(Sequence[ImageResult]):
         from hermes_nb import rendering
 
         return rendering.mimebundle(self)
+
+
+def provenance_of(result: ImageResult) -> dict[str, Any]:
+    """The provenance document of ``result`` (never holds a secret)."""
+    from hermes_nb import __version__
+
+    return {
+        "prompt": result.prompt,
+        "provider": result.provider,
+        "model": result.model,
+        "seed": result.seed,
+        "aspect_ratio": result.aspect_ratio,
+        "size": f"{result.width}x{result.height}",
+        "parameters": result.parameters,
+        "revised_prompt": result.revised_prompt,
+        "hermes_nb_version": __version__,
+        "created": result.created,
+    }
+
+
+def to_record(result: ImageResult) -> dict[str, Any]:
+    """A JSON-safe record of ``result`` (the store and persisted batch jobs keep this)."""
+    return {
+        **provenance_of(result),
+        "path": str(result.path),
+        "sha256": result.sha256,
+        "width": result.width,
+        "height": result.height,
+        "format": result.format,
+        "cost": result.cost,
+        "duration_s": result.duration_s,
+        "envelope": result.envelope,
+    }
+
+
+def from_record(record: dict[str, Any]) -> ImageResult:
+    """The ``ImageResult`` of a record made by ``to_record`` (marked ``cached``)."""
+    return ImageResult(
+        path=Path(str(record.get("path", ""))),
+        prompt=str(record.get("prompt", "")),
+        provider=str(record.get("provider", "")),
+        model=str(record.get("model") or ""),
+        aspect_ratio=str(record.get("aspect_ratio", "")),
+        width=int(record.get("width") or 0),
+        height=int(record.get("height") or 0),
+        sha256=str(record.get("sha256", "")),
+        format=str(record.get("format") or "PNG"),
+        seed=record.get("seed"),
+        revised_prompt=record.get("revised_prompt"),
+        cost=record.get("cost"),
+        duration_s=float(record.get("duration_s") or 0.0),
+        envelope=dict(record.get("envelope") or {}),
+        parameters=dict(record.get("parameters") or {}),
+        created=str(record.get("created", "")),
+        cached=True,
+    )

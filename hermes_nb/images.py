@@ -1,18 +1,10 @@
-"""The image SDK: ``imagine`` / ``aimagine`` / ``imagine_many`` and the one image-provider resolver.
+"""The image SDK: ``imagine`` / ``aimagine`` / ``imagine_many``.
 
-Selection (shared by the SDK, the ``image_generate`` tool and the magics — Hermes #12):
-
-1. an explicit choice — the ``backend`` argument, else ``image_gen.provider`` — is the only
-   provider used; an unknown name is ``ProviderNotFoundError`` listing the registered ones, an
-   unavailable one is ``ProviderNotConfiguredError`` naming the missing key or dependency;
-2. otherwise the single available provider (if exactly one key is set, that provider *is* the
-   single available one);
-3. otherwise an error listing the available providers and how to choose one. A paid backend is
-   never picked merely because its key happens to be set next to another.
-
-Every image ends as a verified file in ``$HERMES_HOME/cache/images`` with its provenance inside
-the file and in the store; URLs are downloaded at once (they expire). ``cache.mode == "replay"``
-serves earlier images for the same request and never calls a provider.
+Which provider answers is decided by ``hermes_nb.image_selection`` (one rule for the SDK, the
+``image_generate`` tool and the magics). Every image ends as a verified file in
+``$HERMES_HOME/cache/images`` with its provenance inside the file and in the store; URLs are
+downloaded at once (they expire). ``cache.mode == "replay"`` serves earlier images for the same
+request and never calls a provider.
 """
 
 from __future__ import annotations
@@ -37,20 +29,23 @@ from hermes_nb.errors import (
     HermesError,
     InvalidInputError,
     ProviderError,
-    ProviderNotConfiguredError,
-    ProviderNotFoundError,
-    error_from_code,
 )
 from hermes_nb.image_provider import (
-    ERROR_TYPES,
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
+    error_from_envelope,
     images_cache_dir,
     normalize_reference_images,
     resolve_aspect_ratio,
 )
-from hermes_nb.image_result import ImageGallery, ImageResult
-from hermes_nb.registry import image_providers, normalize_name
+from hermes_nb.image_result import ImageGallery, ImageResult, from_record, provenance_of, to_record
+from hermes_nb.image_selection import (
+    describe_image_providers,
+    resolve_image_provider,
+    resolve_model,
+    takes_seed,
+)
+from hermes_nb.registry import normalize_name
 
 __all__ = [
     "imagine",
@@ -68,165 +63,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_N = 10
-_CHOOSE_HINT = 'choose one with hn.config.set("image_gen.provider", "<name>") or %hermes use image <name>'
 
 
-# --------------------------------------------------------------------------- selection
-
-
-def _available(provider: ImageGenProvider) -> bool:
-    try:
-        return bool(provider.is_available())
-    except Exception as exc:  # a plugin's availability probe must not break selection
-        log.warning("image provider %r: is_available() raised %s", provider.name, exc)
-        return False
-
-
-def _setup_hint(provider: ImageGenProvider) -> str:
-    """How to make ``provider`` available: the missing env vars (and any install hint) it declares."""
-    try:
-        schema = provider.get_setup_schema() or {}
-    except Exception:
-        schema = {}
-    missing = [
-        str(item.get("key"))
-        for item in schema.get("env_vars") or []
-        if isinstance(item, dict) and item.get("key") and not config.resolve_key(str(item["key"]))
-    ]
-    parts = []
-    if missing:
-        names = " and ".join(missing)
-        parts.append(
-            f"set {names} (hn.config.set_key({missing[0]!r}, ...), the environment or $HERMES_HOME/.env)"
-        )
-    if schema.get("install"):
-        parts.append(str(schema["install"]))
-    return "; ".join(parts) or "check its configuration with %hermes providers"
-
-
-def _explicit_choice(backend: str | None) -> tuple[str, str]:
-    if backend is not None and str(backend).strip():
-        return normalize_name(backend), "argument"
-    configured = config.get("image_gen.provider")
-    if configured:
-        return normalize_name(configured), "image_gen.provider"
-    return "", ""
-
-
-def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
-    """The image provider a call would use (see the module docstring for the rule)."""
-    name, source = _explicit_choice(backend)
-    if name:
-        provider = image_providers.get(name)
-        if provider is None:
-            registered = ", ".join(image_providers.names()) or "none"
-            raise ProviderNotFoundError(
-                f"no image provider named {name!r} ({source}); registered: {registered}",
-                provider=name,
-            )
-        if not _available(provider):
-            raise ProviderNotConfiguredError(
-                f"image provider {name!r} ({source}) is not available: {_setup_hint(provider)}",
-                provider=name,
-            )
-        return provider
-    available = [p for p in image_providers.list() if _available(p)]
-    if len(available) == 1:
-        return available[0]
-    if not available:
-        options = (
-            "; ".join(f"{p.name}: {_setup_hint(p)}" for p in image_providers.list()) or "none registered"
-        )
-        raise ProviderNotConfiguredError(f"no image provider is available ({options}); then {_CHOOSE_HINT}")
-    names = ", ".join(normalize_name(p.name) for p in available)
-    raise ProviderNotConfiguredError(
-        f"several image providers are available ({names}) and none is chosen; {_CHOOSE_HINT}"
-    )
-
-
-def describe_image_providers() -> list[dict[str, Any]]:
-    """One row per registered provider for ``%hermes providers`` (no secret values)."""
-    try:
-        active: str | None = normalize_name(resolve_image_provider().name)
-    except HermesError:
-        active = None
-    rows = []
-    for provider in image_providers.list():
-        name = normalize_name(provider.name)
-        try:
-            models = [str(m.get("id")) for m in provider.list_models() if isinstance(m, dict)]
-            schema = provider.get_setup_schema() or {}
-        except Exception:
-            models, schema = [], {}
-        available = _available(provider)
-        rows.append(
-            {
-                "name": name,
-                "display_name": provider.display_name,
-                "available": available,
-                "active": name == active,
-                "default_model": provider.default_model(),
-                "models": models,
-                "badge": schema.get("badge", ""),
-                "setup": "" if available else _setup_hint(provider),
-                "owner": image_providers.owner(name),
-            }
-        )
-    return rows
-
-
-def resolve_model(provider: ImageGenProvider, model: str | None = None) -> str | None:
-    """Argument → the provider's own rule (``resolve_model``) or ``image_gen.<name>.model`` →
-    ``image_gen.model`` → the provider's default."""
-    if model:
-        return str(model)
-    hook = getattr(provider, "resolve_model", None)
-    if callable(hook):
-        return hook(None)
-    name = normalize_name(provider.name)
-    configured = config.get(f"image_gen.{name}.model") or config.get("image_gen.model")
-    return str(configured) if configured else provider.default_model()
-
-
-# --------------------------------------------------------------------------- envelopes
-
-
-def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
-    """The exception for an ``error_response`` envelope, chosen by its ``error_type``."""
-    error_type = str(envelope.get("error_type") or "provider_error")
-    provider = str(envelope.get("provider") or "") or None
-    message = str(envelope.get("error") or "image generation failed")
-    code = ERROR_TYPES.get(error_type)
-    if code is None:
-        # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
-        code = {cls.__name__: cls.code for cls in _error_classes()}.get(error_type, error_type.upper())
-    error = error_from_code(code, message, provider=provider)
-    error.details["error_type"] = error_type
-    return error
-
-
-def _error_classes() -> list[type[HermesError]]:
-    from hermes_nb import errors
-
-    return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]
-
-
-def provenance_of(result: ImageResult) -> dict[str, Any]:
-    """The provenance document of ``result`` (never holds a secret)."""
-    from hermes_nb import __version__
-
-    return {
-        "prompt": result.prompt,
-        "provider": result.provider,
-        "model": result.model,
-        "seed": result.seed,
-        "aspect_ratio": result.aspect_ratio,
-        "size": f"{result.width}x{result.height}",
-        "parameters": result.parameters,
-        "revised_prompt": result.revised_prompt,
-        "hermes_nb_version": __version__,
-        "created": result.created,
-    }
+# --------------------------------------------------------------------------- parameters
 
 
 def _safe_parameters(options: dict[str, Any]) -> dict[str, Any]:
@@ -312,44 +151,6 @@ def _request_key(provider: str, model: str | None, prompt: str, aspect: str, see
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
-def to_record(result: ImageResult) -> dict[str, Any]:
-    """A JSON-safe record of ``result`` (the store and persisted batch jobs keep this)."""
-    return {
-        **provenance_of(result),
-        "path": str(result.path),
-        "sha256": result.sha256,
-        "width": result.width,
-        "height": result.height,
-        "format": result.format,
-        "cost": result.cost,
-        "duration_s": result.duration_s,
-        "envelope": result.envelope,
-    }
-
-
-def from_record(record: dict[str, Any]) -> ImageResult:
-    """The ``ImageResult`` of a record made by ``to_record`` (marked ``cached``)."""
-    return ImageResult(
-        path=Path(str(record.get("path", ""))),
-        prompt=str(record.get("prompt", "")),
-        provider=str(record.get("provider", "")),
-        model=str(record.get("model") or ""),
-        aspect_ratio=str(record.get("aspect_ratio", "")),
-        width=int(record.get("width") or 0),
-        height=int(record.get("height") or 0),
-        sha256=str(record.get("sha256", "")),
-        format=str(record.get("format") or "PNG"),
-        seed=record.get("seed"),
-        revised_prompt=record.get("revised_prompt"),
-        cost=record.get("cost"),
-        duration_s=float(record.get("duration_s") or 0.0),
-        envelope=dict(record.get("envelope") or {}),
-        parameters=dict(record.get("parameters") or {}),
-        created=str(record.get("created", "")),
-        cached=True,
-    )
-
-
 def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None:
     from hermes_nb import store
 
@@ -387,14 +188,6 @@ def _replay(
 
 
 # --------------------------------------------------------------------------- the pipeline
-
-
-def _takes_seed(provider: ImageGenProvider) -> bool:
-    """Providers say ``capabilities()["seed"] = False`` when they ignore it; unknown means yes."""
-    try:
-        return bool((provider.capabilities() or {}).get("seed", True))
-    except Exception:
-        return True
 
 
 def _check_prompt(prompt: Any) -> str:
@@ -489,7 +282,7 @@ def _generate_one(
         width=0,
         height=0,
         sha256="",
-        seed=envelope["seed"] if "seed" in envelope else (seed if _takes_seed(provider) else None),
+        seed=envelope["seed"] if "seed" in envelope else (seed if takes_seed(provider) else None),
         revised_prompt=envelope.get("revised_prompt") or None,
         cost=envelope.get("cost") if isinstance(envelope.get("cost"), dict) else None,
         parameters=_safe_parameters(options),
@@ -540,7 +333,7 @@ def imagine(
     if mode == "replay":
         return _replay(name, chosen_model, text, aspect, count, key)
     refs = _references(provider, reference_images)
-    if seed is not None and not _takes_seed(provider):
+    if seed is not None and not takes_seed(provider):
         warnings.warn(
             f"image provider {name!r} takes no seed; the images will not be reproducible", stacklevel=2
         )
