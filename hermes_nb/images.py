@@ -30,13 +30,25 @@ from hermes_nb.errors import (
     InvalidInputError,
     ProviderError,
 )
+from hermes_nb.image_download import fetch_image_bytes
+from hermes_nb.image_files import (
+    DISPLAY_THUMBNAIL,
+    ImageInfo,
+    embed_provenance,
+    recall_verified,
+    remember_verified,
+    sha256_bytes,
+    verify_image,
+)
 from hermes_nb.image_provider import (
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
     error_from_envelope,
+    image_path,
     images_cache_dir,
     normalize_reference_images,
     resolve_aspect_ratio,
+    write_atomic,
 )
 from hermes_nb.image_result import ImageGallery, ImageResult, from_record, provenance_of, to_record
 from hermes_nb.image_selection import (
@@ -86,21 +98,17 @@ def _safe_parameters(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _keep(
-    data: bytes, *, prefix: str, provenance: dict[str, Any], path: Path | None = None, info: Any = None
-) -> tuple[Path, Any, str]:
+    data: bytes,
+    *,
+    prefix: str,
+    provenance: dict[str, Any],
+    path: Path | None = None,
+    info: ImageInfo | None = None,
+) -> tuple[Path, ImageInfo, str]:
     """Verify ``data`` (unless ``info`` already describes it), embed provenance, write atomically.
 
     Returns (path, ImageInfo, sha256 of the written file).
     """
-    from hermes_nb.image_files import (
-        DISPLAY_THUMBNAIL,
-        embed_provenance,
-        remember_verified,
-        sha256_bytes,
-        verify_image,
-    )
-    from hermes_nb.image_provider import image_path, write_atomic
-
     if info is None:
         info = verify_image(data, thumbnail_px=DISPLAY_THUMBNAIL[0])
     final = embed_provenance(data, info, {**provenance, "size": f"{info.width}x{info.height}"})
@@ -112,11 +120,8 @@ def _keep(
 
 def _materialise(
     image: Any, *, prefix: str, provenance: dict[str, Any], timeout: float
-) -> tuple[Path, Any, str]:
+) -> tuple[Path, ImageInfo, str]:
     """Turn the envelope's ``image`` (URL, data URI or path) into a kept file."""
-    from hermes_nb.errors import ParseError
-    from hermes_nb.image_download import fetch_image_bytes
-
     if not isinstance(image, (str, Path)) or not str(image).strip():
         raise ProviderError("the provider reported success but returned no image", provider=prefix)
     text = str(image).strip()
@@ -127,8 +132,6 @@ def _materialise(
         raise ProviderError(
             f"the provider returned {text!r}, which is neither a URL nor an existing file", provider=prefix
         )
-    from hermes_nb.image_files import recall_verified
-
     cache = images_cache_dir().resolve()
     inside = source.resolve().parent == cache
     data = source.read_bytes()
@@ -137,7 +140,7 @@ def _materialise(
         return _keep(
             data, prefix=prefix, provenance=provenance, path=source.resolve() if inside else None, info=known
         )
-    except (ParseError, HermesError):
+    except HermesError:
         if inside:
             source.unlink(missing_ok=True)  # a provider wrote something that is not an image: keep nothing
         raise
@@ -179,7 +182,7 @@ def _replay(
         groups.setdefault(str(params.get("run", "")), {}).setdefault(int(params.get("index", 0)), row)
     for group in groups.values():
         if all(i in group for i in range(n)):
-            results = [from_record({**group[i]["params"], **group[i]}) for i in range(n)]
+            results = [from_record({**group[i], **group[i]["params"]}) for i in range(n)]
             return results[0] if n == 1 else ImageGallery(results)
     raise CacheMissError(
         "cache.mode is 'replay' and this image request is not in the store; "
