@@ -143,9 +143,6 @@ class PluginManager:
 
     # lookup ------------------------------------------------------------------------------------
 
-    def plugins(self) -> list[PluginRecord]:
-        return self.discover()
-
     def find(self, key_or_name: str) -> PluginRecord | None:
         """The plugin whose key, name or directory name is ``key_or_name``."""
         records = self.discover()
@@ -240,9 +237,8 @@ class PluginManager:
         where = record.manifest.entry_point or record.manifest.path or "?"
         fix = f"fix the plugin or run `hermes-nb plugins disable {record.key}`"
         if isinstance(exc, ImportError):
-            missing = (
-                f" (pip install {exc.name})" if isinstance(exc, ModuleNotFoundError) and exc.name else ""
-            )
+            top = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+            missing = f" (pip install {top})" if top else ""
             fix = f"install what it imports{missing}, {fix}"
         return redact(f"plugin {record.key} ({where}) failed: {type(exc).__name__}: {exc}; {fix}")
 
