@@ -15,7 +15,7 @@ from typing import Any
 
 from hermes_nb import config, registry
 from hermes_nb._state import on_reset
-from hermes_nb.context import _Registered
+from hermes_nb.context import Registrations
 from hermes_nb.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginRecord", "bundled_plugins_dir", "discover_records", "truthy"]
@@ -55,7 +55,7 @@ class PluginRecord:
     module: Any = None
     context: Any = None  # the PluginContext of a successful load, kept so it can be undone
     overrides: list[str] = field(default_factory=list)
-    registered: _Registered = field(default_factory=_Registered)
+    registered: Registrations = field(default_factory=Registrations)
 
     @property
     def key(self) -> str:

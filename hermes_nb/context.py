@@ -23,7 +23,7 @@ from hermes_nb.web_provider import WebSearchProvider
 if TYPE_CHECKING:
     from hermes_nb.loader import PluginManager
 
-__all__ = ["MAGIC_KINDS", "CliCommand", "PluginContext", "PluginMagic"]
+__all__ = ["MAGIC_KINDS", "CliCommand", "PluginContext", "PluginMagic", "Registrations"]
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,9 @@ class PluginMagic:
 
 
 @dataclass
-class _Registered:
+class Registrations:
+    """What one plugin registered, by kind (names only), for listings and attribution."""
+
     providers: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     hooks: list[str] = field(default_factory=list)
@@ -90,7 +92,7 @@ class PluginContext:
         self.manifest = manifest
         self.manager = manager
         self.profile_name = "default"
-        self.registered = _Registered()
+        self.registered = Registrations()
         self._provider_objects: list[tuple[str, Any]] = []
         self._hook_objects: list[tuple[str, Callable[..., Any]]] = []
 
@@ -163,7 +165,7 @@ class PluginContext:
             self.manager.skills.pop(name, None)
         self._provider_objects.clear()
         self._hook_objects.clear()
-        self.registered = _Registered()
+        self.registered = Registrations()
 
     # tools and hooks ---------------------------------------------------------------------------
 
