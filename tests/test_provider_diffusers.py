@@ -148,16 +148,18 @@ def test_generates_offline_from_a_local_pipeline(tiny_pipeline: Path) -> None:
 def test_configured_size(tiny_pipeline: Path) -> None:
     provider()
     config.set("image_gen.diffusers.size", "80x40")
-    result = images.imagine("x", backend="diffusers", model=str(tiny_pipeline), num_inference_steps=1)
+    config.set("image_gen.diffusers.model", str(tiny_pipeline))
+    result = images.imagine("x", backend="diffusers", num_inference_steps=1)
     assert result.size == (80, 40)
 
 
 def test_model_that_is_not_in_the_local_cache(tmp_path: Path) -> None:
     pytest.importorskip("diffusers")
     provider()
-    with pytest.raises(ProviderNotConfiguredError, match="offline"):
-        images.imagine("x", backend="diffusers", model="nobody/not-in-cache-model")
     with pytest.raises(ProviderNotConfiguredError, match="image_gen.diffusers.model"):
+        images.imagine("x", backend="diffusers")  # installed libraries alone are not "available"
+    config.set("image_gen.diffusers.model", "nobody/not-in-cache-model")
+    with pytest.raises(ProviderNotConfiguredError, match="offline"):
         images.imagine("x", backend="diffusers")
 
 
@@ -175,8 +177,9 @@ def test_missing_dependency_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
         images.imagine("x")
 
 
-def test_text_only() -> None:
+def test_text_only(tmp_path: Path) -> None:
     found = provider()
+    config.set("image_gen.diffusers.model", str(tmp_path))
     assert found.capabilities()["max_reference_images"] == 0
     with pytest.raises(InvalidInputError):
         images.imagine("x", backend="diffusers", reference_images="a.png")

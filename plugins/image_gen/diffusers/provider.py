@@ -69,7 +69,9 @@ class DiffusersImageProvider(ImageGenProvider):
         return "Diffusers (local)"
 
     def is_available(self) -> bool:
-        return not _missing_dependencies()
+        # Installed libraries alone cannot generate anything: a local pipeline must be configured too,
+        # otherwise `pip install hermes_nb[diffusers]` would make auto-selection pick an unusable provider.
+        return not _missing_dependencies() and bool(config.get("image_gen.diffusers.model"))
 
     def list_models(self) -> list[dict[str, Any]]:
         configured = config.get("image_gen.diffusers.model")
