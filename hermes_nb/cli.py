@@ -175,19 +175,10 @@ def _config_show(args: argparse.Namespace) -> int:
 # doctor, emulate, demo -------------------------------------------------------------------------
 
 
-def _why_unavailable(provider: Any, env: list[str]) -> str:
-    from hermes_nb import config
+def _why_unavailable(provider: Any, owner: str) -> str:
+    from hermes_nb.setup_hints import setup_hint
 
-    names = list(env)
-    try:
-        schema = provider.get_setup_schema() or {}
-        names += [v["key"] for v in schema.get("env_vars") or [] if isinstance(v, dict) and v.get("key")]
-    except Exception:  # a broken schema must not break the report
-        pass
-    missing = [n for n in dict.fromkeys(names) if not config.resolve_key(n)]
-    if missing:
-        return f"unavailable: set {', '.join(missing)} (environment or $HERMES_HOME/.env)"
-    return "unavailable: a dependency or setting is missing (see the provider's docs)"
+    return f"unavailable: {setup_hint(provider, owner)}"
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -195,7 +186,6 @@ def _doctor(args: argparse.Namespace) -> int:
     from hermes_nb.registry import image_providers, web_providers
 
     loader.load_plugins()
-    env_of = {row["key"]: row["requires_env"] for row in loader.list_plugins()}
     for title, registry in (("web providers", web_providers), ("image providers", image_providers)):
         _out(f"{title}:")
         providers = registry.list()
@@ -208,7 +198,7 @@ def _doctor(args: argparse.Namespace) -> int:
             except Exception as exc:  # reported, not raised: doctor must finish
                 ok, why = False, f"unavailable: is_available() raised {type(exc).__name__}"
             else:
-                why = "available" if ok else _why_unavailable(provider, env_of.get(owner, []))
+                why = "available" if ok else _why_unavailable(provider, owner)
             _out(f"  {provider.name:<16} {why}  [{owner or 'code'}]")
     broken = [row for row in loader.list_plugins() if row["error"]]
     _out("plugin errors:" if broken else "plugin errors: none")

@@ -20,6 +20,7 @@ from hermes_nb import config
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.image_provider import ImageGenProvider
 from hermes_nb.registry import image_providers, normalize_name
+from hermes_nb.setup_hints import setup_hint
 
 __all__ = ["resolve_image_provider", "describe_image_providers", "resolve_model", "takes_seed"]
 
@@ -37,25 +38,7 @@ def _available(provider: ImageGenProvider) -> bool:
 
 
 def _setup_hint(provider: ImageGenProvider) -> str:
-    """How to make ``provider`` available: the missing env vars (and any install hint) it declares."""
-    try:
-        schema = provider.get_setup_schema() or {}
-    except Exception:
-        schema = {}
-    missing = [
-        str(item.get("key"))
-        for item in schema.get("env_vars") or []
-        if isinstance(item, dict) and item.get("key") and not config.resolve_key(str(item["key"]))
-    ]
-    parts = []
-    if missing:
-        names = " and ".join(missing)
-        parts.append(
-            f"set {names} (hn.config.set_key({missing[0]!r}, ...), the environment or $HERMES_HOME/.env)"
-        )
-    if schema.get("install"):
-        parts.append(str(schema["install"]))
-    return "; ".join(parts) or "check its configuration with %hermes providers"
+    return setup_hint(provider, image_providers.owner(normalize_name(provider.name)))
 
 
 def _explicit_choice(backend: str | None) -> tuple[str, str]:

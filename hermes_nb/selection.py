@@ -33,6 +33,7 @@ from hermes_nb.errors import (
 )
 from hermes_nb.registry import normalize_name, web_providers
 from hermes_nb.results import Attempt
+from hermes_nb.setup_hints import missing_env, setup_hint
 from hermes_nb.web_provider import WebSearchProvider
 
 __all__ = [
@@ -157,41 +158,7 @@ def _disabled_key(name: str) -> str | None:
 
 
 def _missing_env(provider: WebSearchProvider) -> list[str]:
-    names: list[str] = []
-    try:
-        schema = provider.get_setup_schema() or {}
-        for item in schema.get("env_vars") or []:
-            key = item.get("key") if isinstance(item, dict) else item
-            if isinstance(key, str) and key:
-                names.append(key)
-    except Exception:
-        pass
-    names.extend(_manifest_env(normalize_name(provider.name)))
-    unique = list(dict.fromkeys(names))
-    return [n for n in unique if not config.resolve_key(n)]
-
-
-def _manifest_env(name: str) -> list[str]:
-    """``requires_env`` of the plugin that registered ``name``, when the loader knows it."""
-    owner = web_providers.owner(name)
-    if not owner:
-        return []
-    try:
-        from hermes_nb import loader
-
-        rows = loader.list_plugins()
-    except Exception:
-        return []
-    for row in rows:
-        data = row if isinstance(row, dict) else getattr(row, "__dict__", {})
-        if owner in (data.get("key"), data.get("name")):
-            env: list[str] = []
-            for item in data.get("requires_env") or data.get("missing_env") or []:
-                key = item.get("name") if isinstance(item, dict) else item
-                if isinstance(key, str):
-                    env.append(key)
-            return env
-    return []
+    return missing_env(provider, web_providers.owner(normalize_name(provider.name)))
 
 
 def _explicit(capability: str, name: str, source: str) -> WebSearchProvider:
@@ -217,12 +184,7 @@ def _explicit(capability: str, name: str, source: str) -> WebSearchProvider:
             provider=name,
         )
     if not is_available(provider):
-        missing = _missing_env(provider)
-        need = (
-            f"set {' or '.join(missing)} (environment, $HERMES_HOME/.env or hn.config.set_key)"
-            if missing
-            else "check its configuration (`%hermes providers` shows why)"
-        )
+        need = setup_hint(provider, web_providers.owner(normalize_name(provider.name)))
         raise ProviderNotConfiguredError(
             f"web provider {name} ({source}) is not available: {need}. "
             f"Keyless alternatives: {_KEYLESS_HINT[capability]}",
@@ -423,8 +385,7 @@ def describe() -> list[ProviderRow]:
         available = is_available(provider)
         why = ""
         if not available:
-            missing = _missing_env(provider)
-            why = f"missing {', '.join(missing)}" if missing else "not configured"
+            why = setup_hint(provider, web_providers.owner(name))
         try:
             display = str(provider.display_name)
         except Exception:

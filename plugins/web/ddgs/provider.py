@@ -81,6 +81,7 @@ class DdgsProvider(WebSearchProvider):
             "tag": "No key; results from several public engines.",
             "env_vars": [],
             "post_setup": "ddgs",
+            "install": "pip install ddgs",
         }
 
     def _run_worker(self, request: dict[str, Any], wall: float) -> dict[str, Any]:

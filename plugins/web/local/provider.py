@@ -50,4 +50,5 @@ class LocalProvider(WebSearchProvider):
             "badge": "offline",
             "tag": f"Searches pages in $HERMES_HOME/{FILENAME}; add files with hn.store.index_folder(path)",
             "env_vars": [],
+            "install": "extract some pages first, or add files with hn.store.index_folder(path)",
         }

@@ -1,0 +1,53 @@
+"""One answer to "why is this provider unavailable": schema env vars, manifest requires_env, install hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb.setup_hints import missing_env, setup_hint
+from hermes_nb.web_provider import WebSearchProvider
+
+
+class Keyed(WebSearchProvider):
+    def __init__(self, schema: Any) -> None:
+        self._schema = schema
+
+    @property
+    def name(self) -> str:
+        return "keyed"
+
+    def is_available(self) -> bool:
+        return False
+
+    def get_setup_schema(self) -> Any:
+        if isinstance(self._schema, Exception):
+            raise self._schema
+        return self._schema
+
+
+def test_missing_env_from_schema_only_unset_names() -> None:
+    provider = Keyed({"env_vars": [{"key": "A_API_KEY"}, {"key": "B_API_KEY"}, "C_TOKEN"]})
+    config.set_key("B_API_KEY", "value-b-123")
+    assert missing_env(provider) == ["A_API_KEY", "C_TOKEN"]
+
+
+def test_hint_names_variables_and_install_step() -> None:
+    provider = Keyed({"env_vars": [{"key": "A_API_KEY"}], "install": "pip install a-sdk"})
+    hint = setup_hint(provider)
+    assert hint.startswith("set A_API_KEY (hn.config.set_key(")
+    assert hint.endswith("; pip install a-sdk")
+
+
+def test_broken_schema_still_gives_an_answer() -> None:
+    assert "hermes-nb doctor" in setup_hint(Keyed(RuntimeError("boom")))
+    assert "hermes-nb doctor" in setup_hint(Keyed(["not", "a", "dict"]))
+
+
+def test_manifest_requires_env_of_the_owner_counts() -> None:
+    from hermes_nb import loader
+
+    loader.load_plugins()
+    provider = Keyed({})
+    assert missing_env(provider, "web/brave") == ["BRAVE_SEARCH_API_KEY"]
+    assert missing_env(provider, "no/such-plugin") == []
