@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "hooks": "hermes_nb.hooks",
     "errors": "hermes_nb.errors",
     "testing": "hermes_nb.testing",
+    "store": "hermes_nb.store",
     # results
     "SearchResult": "hermes_nb.results:SearchResult",
     "SearchHit": "hermes_nb.results:SearchHit",
@@ -77,13 +78,14 @@ __all__ = [
     "load_plugins",
     "search",
     "search_many",
+    "store",
     "testing",
     "tools",
     "unload_ipython_extension",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import config, errors, hooks, testing, tools
+    from hermes_nb import config, errors, hooks, store, testing, tools
     from hermes_nb.batch import extract_many, search_many
     from hermes_nb.errors import HermesError
     from hermes_nb.image_provider import ImageGenProvider
