@@ -3,7 +3,8 @@
 A bar (``tqdm.auto``) appears when a person is watching: an IPython kernel or a terminal. It is
 silent when ``HERMES_NB_PROGRESS=0``, when ``CI`` is set (nbval, nbconvert and CI runs), and
 when there is neither a kernel nor a TTY. ``HERMES_NB_PROGRESS=1`` or ``progress=True`` forces it
-on; ``progress=False`` forces it off.
+on; ``progress=False`` forces it off. A detected (not forced) bar waits ``AUTO_DELAY_S`` before it
+draws, so quick batches never leave a bar in a saved output, even under a local ``pytest --nbval``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 __all__ = ["Progress", "is_interactive", "progress"]
 
 _FALSE = {"0", "false", "no", "off", ""}
+AUTO_DELAY_S = 2.0
 
 
 def _in_kernel() -> bool:
@@ -71,19 +73,20 @@ class Progress:
             self._bar = None
 
 
-def _make_bar(total: int | None, desc: str) -> Any:
+def _make_bar(total: int | None, desc: str, delay: float) -> Any:
     try:
         from tqdm.auto import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, desc=desc, leave=False)
+    return tqdm(total=total, desc=desc, leave=False, delay=delay)
 
 
 @contextmanager
 def progress(total: int | None, desc: str = "", *, enabled: bool | None = None) -> Iterator[Progress]:
     """``with progress(n, "searching") as bar: ... bar.update()``; ``enabled`` overrides detection."""
     show = is_interactive() if enabled is None else bool(enabled)
-    tracker = Progress(total, desc, _make_bar(total, desc) if show else None)
+    delay = AUTO_DELAY_S if enabled is None else 0.0
+    tracker = Progress(total, desc, _make_bar(total, desc, delay) if show else None)
     try:
         yield tracker
     finally:

@@ -241,3 +241,15 @@ def test_progress_env_and_argument_override(
     with progress.progress(3, "quiet", enabled=False) as bar:
         bar.update()
         assert not bar.visible and bar.done == 1
+
+
+def test_detected_bars_wait_before_drawing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HERMES_NB_PROGRESS", "1")  # "a person is watching", as in a local kernel
+    with progress.progress(3, "quick") as bar:
+        bar.update(3)
+    assert bar.done == 3 and capsys.readouterr().err == ""  # finished before the delay: nothing drawn
+    with progress.progress(3, "forced", enabled=True) as bar:
+        bar.update(3)
+    assert "forced" in capsys.readouterr().err
