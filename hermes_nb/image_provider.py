@@ -30,6 +30,8 @@ __all__ = [
     "save_url_image",
     "success_response",
     "error_response",
+    "error_response_for",
+    "configured_model",
     "write_atomic",
     "image_path",
     "ERROR_TYPES",
@@ -263,6 +265,40 @@ def error_type_for(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return "io_error"
     return "provider_error"
+
+
+def error_response_for(
+    exc: BaseException,
+    *,
+    provider: str,
+    model: str = "",
+    prompt: str = "",
+    aspect_ratio: str = DEFAULT_ASPECT_RATIO,
+) -> dict[str, Any]:
+    """``error_response`` for an exception caught in ``generate`` (message redacted, typed by class)."""
+    return error_response(
+        error=str(exc),
+        error_type=error_type_for(exc),
+        provider=provider,
+        model=model,
+        prompt=prompt,
+        aspect_ratio=aspect_ratio,
+    )
+
+
+def configured_model(provider: str, default: str | None, *, env: str | None = None) -> str | None:
+    """A provider's model when none is passed: ``env`` var → ``image_gen.<provider>.model`` →
+    ``image_gen.model`` → ``default``."""
+    import os
+
+    from hermes_nb import config
+
+    return (
+        (os.environ.get(env, "").strip() if env else "")
+        or config.get(f"image_gen.{provider}.model")
+        or config.get("image_gen.model")
+        or default
+    )
 
 
 def error_from_envelope(envelope: dict[str, Any]) -> HermesError:

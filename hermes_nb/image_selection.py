@@ -18,7 +18,7 @@ from typing import Any
 
 from hermes_nb import config
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
-from hermes_nb.image_provider import ImageGenProvider
+from hermes_nb.image_provider import ImageGenProvider, configured_model
 from hermes_nb.registry import image_providers, normalize_name
 from hermes_nb.setup_hints import setup_hint
 
@@ -120,9 +120,8 @@ def resolve_model(provider: ImageGenProvider, model: str | None = None) -> str |
     hook = getattr(provider, "resolve_model", None)
     if callable(hook):
         return hook(None)
-    name = normalize_name(provider.name)
-    configured = config.get(f"image_gen.{name}.model") or config.get("image_gen.model")
-    return str(configured) if configured else provider.default_model()
+    configured = configured_model(normalize_name(provider.name), provider.default_model())
+    return str(configured) if configured else None
 
 
 def takes_seed(provider: ImageGenProvider) -> bool:

@@ -29,8 +29,9 @@ from hermes_nb.http_client import get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
+    configured_model,
     error_response,
-    error_type_for,
+    error_response_for,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -107,23 +108,13 @@ class FalImageProvider(ImageGenProvider):
         **kwargs: Any,
     ) -> dict[str, Any]:
         aspect = resolve_aspect_ratio(aspect_ratio)
-        model = str(
-            kwargs.pop("model", None)
-            or config.get("image_gen.fal.model")
-            or config.get("image_gen.model")
-            or DEFAULT_MODEL
-        )
+        model = str(kwargs.pop("model", None) or configured_model(self.name, DEFAULT_MODEL))
         sources = [s for s in [image_url, *(reference_image_urls or [])] if s]
         try:
             return self._generate(prompt, aspect, model, sources, kwargs)
         except HermesError as exc:
-            return error_response(
-                error=str(exc),
-                error_type=error_type_for(exc),
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
             )
 
     def _generate(

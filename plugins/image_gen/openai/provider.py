@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from typing import Any
 
 import httpx
@@ -23,8 +22,9 @@ from hermes_nb.http_client import get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
+    configured_model,
     error_response,
-    error_type_for,
+    error_response_for,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -85,13 +85,7 @@ class OpenAIImageProvider(ImageGenProvider):
 
     def resolve_model(self, model: str | None = None) -> str:
         """Argument → ``OPENAI_IMAGE_MODEL`` → ``image_gen.openai.model`` → ``image_gen.model`` → default."""
-        return str(
-            model
-            or os.environ.get(MODEL_ENV, "").strip()
-            or config.get("image_gen.openai.model")
-            or config.get("image_gen.model")
-            or DEFAULT_MODEL
-        )
+        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
 
     def capabilities(self) -> dict[str, Any]:
         return {"modalities": ["text", "image"], "max_reference_images": MAX_REFERENCES, "seed": False}
@@ -120,13 +114,8 @@ class OpenAIImageProvider(ImageGenProvider):
         try:
             return self._generate(prompt, aspect, model, image_url, reference_image_urls, kwargs)
         except HermesError as exc:
-            return error_response(
-                error=str(exc),
-                error_type=error_type_for(exc),
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
             )
 
     def _generate(

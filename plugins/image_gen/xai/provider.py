@@ -21,8 +21,9 @@ from hermes_nb.http_client import get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
+    configured_model,
     error_response,
-    error_type_for,
+    error_response_for,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -73,13 +74,7 @@ class XAIImageProvider(ImageGenProvider):
 
     def resolve_model(self, model: str | None = None) -> str:
         """Argument → ``XAI_IMAGE_MODEL`` → ``image_gen.xai.model`` → ``image_gen.model`` → default."""
-        return str(
-            model
-            or os.environ.get(MODEL_ENV, "").strip()
-            or config.get("image_gen.xai.model")
-            or config.get("image_gen.model")
-            or DEFAULT_MODEL
-        )
+        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
 
     def capabilities(self) -> dict[str, Any]:
         return {
@@ -113,13 +108,8 @@ class XAIImageProvider(ImageGenProvider):
                 prompt, aspect, model, [s for s in [image_url, *(reference_image_urls or [])] if s], kwargs
             )
         except HermesError as exc:
-            return error_response(
-                error=str(exc),
-                error_type=error_type_for(exc),
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
             )
 
     def _generate(
