@@ -47,6 +47,10 @@ class DDGS:
             raise TimeoutException("https://html.duckduckgo.com/html timed out")
         if query == "empty":
             raise DDGSException("No results found.")
+        if query == "offline":
+            raise DDGSException(OSError("error sending request: DNS error"))
+        if query == "all-limited":
+            raise DDGSException(RatelimitException("202 Ratelimit"))
         if query == "boom":
             raise RuntimeError("engine exploded")
         rows = [{"title": f"Result {i}", "href": f"https://example.com/{i}", "body": f"snippet {i}"}
@@ -102,6 +106,13 @@ def test_no_results_is_empty_success_with_warning(ddgs) -> None:
     out = ddgs.search("empty")
     assert out["success"] is True and out["data"]["web"] == []
     assert "rate limiting" in out["data"]["warning"]
+
+
+def test_every_engine_failing_is_an_error_not_an_empty_list(ddgs) -> None:
+    with pytest.raises(ProviderUnavailableError, match=r"every ddgs search engine failed \(OSError: "):
+        ddgs.search("offline")
+    with pytest.raises(RateLimitedError):
+        ddgs.search("all-limited")
 
 
 def test_other_failures_are_unavailable(ddgs) -> None:

@@ -22,7 +22,14 @@ def main() -> None:
     except TimeoutException as exc:
         return _reply({"ok": False, "kind": "timeout", "message": str(exc)})
     except DDGSException as exc:
-        # ddgs 9 raises the base class both for "no results" and when every engine failed.
+        # ddgs 9 raises the base class both for "no results" (a message) and when every engine
+        # failed (then its argument is the last engine's exception object): tell them apart by type.
+        cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None
+        if isinstance(cause, RatelimitException):
+            return _reply({"ok": False, "kind": "ratelimit", "message": str(cause)})
+        if cause is not None:
+            detail = f"{type(cause).__name__}: {cause}"
+            return _reply({"ok": False, "kind": "engines_failed", "message": detail})
         return _reply({"ok": False, "kind": "empty", "message": str(exc)})
     except Exception as exc:  # the parent turns anything else into PROVIDER_UNAVAILABLE
         return _reply({"ok": False, "kind": "error", "message": f"{type(exc).__name__}: {exc}"})

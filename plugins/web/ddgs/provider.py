@@ -122,7 +122,7 @@ class DdgsProvider(WebSearchProvider):
     def _failure(self, reply: dict[str, Any], wall: float) -> dict[str, Any]:
         kind, message = reply.get("kind"), str(reply.get("message") or "")
         if kind == "empty":
-            # ddgs 9 reports "nothing found" and "every engine refused us" the same way.
+            # A plain "No results found." can still hide a quiet refusal by the engines.
             return {
                 "success": True,
                 "data": {
@@ -137,6 +137,11 @@ class DdgsProvider(WebSearchProvider):
             )
         if kind == "timeout":
             raise TimeoutError_(f"ddgs timed out ({message})", provider=self.name)
+        if kind == "engines_failed":
+            raise ProviderUnavailableError(
+                f"every ddgs search engine failed ({message}); check the network, or use another provider",
+                provider=self.name,
+            )
         if kind == "missing":
             raise ProviderNotConfiguredError(
                 f"the ddgs package cannot be imported ({message}): {_INSTALL_HINT}", provider=self.name
