@@ -247,7 +247,9 @@ def test_fal_job_life_cycle(emu, client):
     assert job["status_url"] == f"{emu.base_url('fal')}/fal-ai/flux/requests/{job['request_id']}/status"
     premature = client.get(job["response_url"], headers=FAL)
     assert premature.status_code == 400
-    states = [client.get(job["status_url"], headers=FAL, params={"logs": 1}).json() for _ in range(3)]
+    answers = [client.get(job["status_url"], headers=FAL, params={"logs": 1}) for _ in range(3)]
+    assert [a.status_code for a in answers] == [202, 202, 200]  # fal: 202 until complete
+    states = [a.json() for a in answers]
     assert [s["status"] for s in states] == ["IN_QUEUE", "IN_PROGRESS", "COMPLETED"]
     assert "queue_position" in states[0] and states[1]["logs"] and "metrics" in states[2]
     r = client.get(job["response_url"], headers=FAL)

@@ -185,7 +185,8 @@ class FalApi:
             body["logs"] = logs if with_logs else None
             if state == "COMPLETED":
                 body["metrics"] = {"inference_time": 0.42}
-        return Response.json(body)
+        # fal's Inference API docs: 202 while queued or running, 200 once complete.
+        return Response.json(body, 200 if body["status"] == "COMPLETED" else 202)
 
     def _cancel(self, call: Call, job: _Job) -> Response:
         if self._state(call, job, poll=False) == "COMPLETED":
