@@ -79,7 +79,7 @@ class ProviderRegistry(Generic[P]):
     def _load(self, name: str | None) -> None:
         if self.loader is None:
             # Importing the loader installs this hook; without it no plugin would ever load.
-            import hermes_nb.loader  # noqa: F401
+            import hermes_nb.loader  # noqa: F401 - imported for its side effect (the hook)
         if self.loader is not None:
             self.loader(self.kind, name)
 

@@ -105,7 +105,7 @@ def test_fetch_connects_to_pinned_address_with_original_host(servers) -> None:
     got = get(servers, "/host", resolver=resolver)
     # public.test exists only in our resolver, so reaching the server proves the pinned IP was used
     assert got.text == f"public.test:{public.port}"
-    assert resolver.calls == ["public.test"]  # type: ignore[attr-defined]
+    assert resolver.calls == ["public.test"]  # type: ignore[attr-defined]  # set by the helper above
     path, headers = public.hits[-1]
     assert headers["accept"] == fetch.DEFAULT_ACCEPT
     assert headers["user-agent"].startswith("hermes_nb/")
@@ -138,7 +138,7 @@ def test_dns_rebinding_is_caught_on_every_hop(servers) -> None:
     resolver = resolver_map({"public.test": [[PUBLIC_IP], [PRIVATE_IP]]})
     with pytest.raises(ContentBlockedError):
         get(servers, "/again", resolver=resolver)
-    assert resolver.calls == ["public.test", "public.test"]  # type: ignore[attr-defined]
+    assert resolver.calls == ["public.test", "public.test"]  # type: ignore[attr-defined]  # set by the helper above
     assert len(private.hits) == 0
 
 

@@ -113,7 +113,7 @@ def test_builtins_registered_with_hermes_metadata() -> None:
     assert {rows[n]["owner"] for n in ("web_search", "web_extract", "image_generate")} == {"hermes_nb"}
     extract = tools.registry.get_entry("web_extract")
     assert extract is not None and extract.is_async
-    assert tools.registry.get_entry("web_search").max_result_size_chars == 100_000  # type: ignore[union-attr]
+    assert tools.registry.get_entry("web_search").max_result_size_chars == 100_000  # type: ignore[union-attr]  # registered above
 
 
 def test_hermes_schemas() -> None:

@@ -28,13 +28,13 @@ def test_static_toolsets_are_hermes() -> None:
 def test_registry_tools_merge_into_static_and_plugin_toolsets() -> None:
     _register("web_map", "web")
     _register("weather", "weather")
-    assert toolsets.get_toolset("web")["tools"] == ["web_search", "web_extract", "web_map"]  # type: ignore[index]
+    assert toolsets.get_toolset("web")["tools"] == ["web_search", "web_extract", "web_map"]  # type: ignore[index]  # toolset exists
     assert toolsets.get_toolset("weather") == {
         "description": "Plugin toolset: weather",
         "tools": ["weather"],
         "includes": [],
     }
-    assert toolsets.get_toolset("web", include_registry=False)["tools"] == ["web_search", "web_extract"]  # type: ignore[index]
+    assert toolsets.get_toolset("web", include_registry=False)["tools"] == ["web_search", "web_extract"]  # type: ignore[index]  # toolset exists
     assert "weather" in toolsets.get_toolset_names()
     assert "weather" not in toolsets.get_toolset_names(include_registry=False)
     assert toolsets.get_toolset("nothing") is None

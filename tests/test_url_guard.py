@@ -187,7 +187,7 @@ def test_public_urls_pass_and_are_normalised(url: str, host: str, normalised: st
     assert guarded.host == host
     assert guarded.url == normalised
     assert guarded.addresses == (PUBLIC,)
-    assert resolver.calls == [(host, guarded.port)]  # type: ignore[attr-defined]
+    assert resolver.calls == [(host, guarded.port)]  # type: ignore[attr-defined]  # set by the helper above
 
 
 def test_signed_download_urls_pass() -> None:
