@@ -18,7 +18,15 @@ from hermes_nb.redaction import redact
 if TYPE_CHECKING:
     from hermes_nb.http_client import HttpClient
 
-__all__ = ["RETRY_AFTER_CAP", "BACKOFF_BASE", "BACKOFF_CAP", "Call", "parse_retry_after", "safe_url"]
+__all__ = [
+    "RETRY_AFTER_CAP",
+    "RETRY_UNSENT",
+    "BACKOFF_BASE",
+    "BACKOFF_CAP",
+    "Call",
+    "parse_retry_after",
+    "safe_url",
+]
 
 log = logging.getLogger("hermes_nb.http")
 
@@ -28,6 +36,9 @@ BACKOFF_BASE = 0.5
 BACKOFF_CAP = 8.0
 _IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
 _NO_RETRY_5XX = frozenset({501, 505})
+#: ``retry=RETRY_UNSENT``: repeat only what the server certainly did not act on (connect failures, 429).
+RETRY_UNSENT = "unsent"
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
@@ -67,7 +78,7 @@ class Call:
     """The state of one ``request`` call across its attempts (shared by the sync and async loops)."""
 
     def __init__(self, client: HttpClient, method: str, url: str, timeout: float | None,
-                 deadline: float | None, retry: bool, error_map: ErrorMap | None) -> None:
+                 deadline: float | None, retry: bool | str, error_map: ErrorMap | None) -> None:
         self.client = client
         self.method = method.upper()
         self.url = url
@@ -78,6 +89,7 @@ class Call:
             span = max(span, self.timeout)
         self.end = self.start + span
         self.retries = int(client._setting(None, client.max_retries, "web.max_retries", 2)) if retry else 0
+        self.only_unsent = retry == RETRY_UNSENT
         self.error_map = error_map
         self.attempt = 0
 
@@ -127,7 +139,13 @@ class Call:
         if status < 400:
             return None
         retry_after = parse_retry_after(resp.headers, now=self.client._wall())
-        retryable = status in (408, 429) or (status >= 500 and status not in _NO_RETRY_5XX)
+        if self.only_unsent:
+            retryable = status == 429
+        else:
+            retryable = status in (408, 429) or (status >= 500 and status not in _NO_RETRY_5XX)
+        if retryable and self.error_map is not None:
+            mapped = self.error_map(resp)  # the vendor may know better (a quota 429 will not pass)
+            retryable = mapped is None or mapped.retryable
         delay = self._retry_delay(retry_after) if retryable else None
         if delay is not None:
             log.info(redact(f"{self.client.provider}: HTTP {status} from {safe_url(self.url)}; "
@@ -162,6 +180,8 @@ class Call:
         else:
             safe_to_repeat = False
             err = NetworkError(f"{provider}: {where} failed ({type(exc).__name__})", provider=provider)
+        if self.only_unsent:
+            safe_to_repeat = isinstance(exc, _NOT_SENT)
         delay = self._retry_delay(None) if safe_to_repeat else None
         if delay is None:
             raise err from None

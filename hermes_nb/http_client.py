@@ -5,6 +5,7 @@ Retry policy (``retry=True``, the default):
 * connect errors and connect/pool timeouts are retried for every method (the request never left);
 * HTTP 408, 429 and 5xx (except 501 and 505, which will not change) are retried for every method:
   the server answered, so callers whose POST must never run twice (image generation) pass
+  ``retry=RETRY_UNSENT`` (only connect failures and 429, where the server did no work) or
   ``retry=False``;
 * read timeouts, dropped connections and protocol errors are retried only for idempotent methods,
   because a POST may already have started work on the server.
@@ -30,7 +31,15 @@ import httpx
 
 from hermes_nb import config
 from hermes_nb._limits import Slots, TokenBucket
-from hermes_nb._retry import BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP, Call, parse_retry_after, safe_url
+from hermes_nb._retry import (
+    BACKOFF_BASE,
+    BACKOFF_CAP,
+    RETRY_AFTER_CAP,
+    RETRY_UNSENT,
+    Call,
+    parse_retry_after,
+    safe_url,
+)
 from hermes_nb._state import on_reset
 from hermes_nb._transports import as_async_transport, as_sync_transport, decoded_headers
 from hermes_nb.errors import HermesError, ParseError, error_for_status
@@ -39,6 +48,7 @@ from hermes_nb.redaction import is_secret_name, redact, register_secret
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
     "RETRY_AFTER_CAP",
+    "RETRY_UNSENT",
     "BACKOFF_BASE",
     "BACKOFF_CAP",
     "HttpClient",
@@ -272,7 +282,7 @@ class HttpClient:
 
     def request(self, method: str, url: str, *, params: Any = None, json: Any = None, data: Any = None,
                 files: Any = None, headers: dict[str, str] | None = None, timeout: float | None = None,
-                deadline: float | None = None, error_map: ErrorMap | None = None, retry: bool = True,
+                deadline: float | None = None, error_map: ErrorMap | None = None, retry: bool | str = True,
                 max_bytes: int | None = None) -> httpx.Response:
         """Send with retries; return a 2xx/3xx response (body read) or raise the typed error.
 
@@ -323,7 +333,7 @@ class HttpClient:
     async def arequest(self, method: str, url: str, *, params: Any = None, json: Any = None,
                        data: Any = None, files: Any = None, headers: dict[str, str] | None = None,
                        timeout: float | None = None, deadline: float | None = None,
-                       error_map: ErrorMap | None = None, retry: bool = True,
+                       error_map: ErrorMap | None = None, retry: bool | str = True,
                        max_bytes: int | None = None) -> httpx.Response:
         """Async twin of ``request`` (same retries, limits and errors)."""
         _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)

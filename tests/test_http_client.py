@@ -489,3 +489,41 @@ def test_parse_retry_after(headers: dict[str, str], expected: float | None) -> N
 def test_parse_retry_after_past_date_is_zero() -> None:
     past = email.utils.formatdate(1_000.0, usegmt=True)
     assert parse_retry_after(httpx.Headers({"Retry-After": past}), now=2_000.0) == 0.0
+
+
+# -- retry=RETRY_UNSENT (generation POSTs) and vendor verdicts ---------------------------------
+
+
+def _post_unsent(handler) -> httpx.Response:
+    return make(handler).request("POST", "https://api.test/gen", retry=http_client.RETRY_UNSENT)
+
+
+def test_retry_unsent_repeats_only_what_the_server_did_not_act_on() -> None:
+    handler, seen = scripted(httpx.Response(429), ok())
+    assert _post_unsent(handler).status_code == 200
+    assert len(seen) == 2  # a 429 means no work was done: safe to send again
+
+    handler, seen = scripted(httpx.ConnectError("refused"), ok())
+    assert _post_unsent(handler).status_code == 200
+    assert len(seen) == 2  # the request never left
+
+    started = (httpx.Response(503), httpx.Response(408), httpx.ReadTimeout("slow"), httpx.ReadError("cut"))
+    for failure in started:
+        handler, seen = scripted(failure, ok())
+        with pytest.raises((ProviderUnavailableError, TimeoutError_, NetworkError)):
+            _post_unsent(handler)
+        assert len(seen) == 1, failure  # the server may have started (and billed) the work
+
+
+def test_a_vendor_error_that_will_not_pass_stops_retries() -> None:
+    quota = httpx.Response(429, json={"error": {"code": "insufficient_quota"}})
+
+    def vendor(resp: httpx.Response) -> ProviderError | None:
+        if resp.json()["error"]["code"] == "insufficient_quota":
+            return ProviderError("quota exhausted: add credit", retryable=False)
+        return None
+
+    handler, seen = scripted(quota, ok())
+    with pytest.raises(ProviderError, match="add credit"):
+        make(handler).request("GET", "https://api.test/x", error_map=vendor)
+    assert len(seen) == 1

@@ -209,7 +209,9 @@ def test_errors(api: Api, reply: Any, exc: type, match: str) -> None:
     with pytest.raises(exc, match=match) as info:
         images.imagine("x")
     assert info.value.provider == "openai"
-    assert len(api.requests) == 1  # generation POSTs are never repeated
+    # Generation POSTs are repeated only when the server did no work: a rate-limit 429 (the
+    # default two retries), never a 5xx, a timeout or a quota error.
+    assert len(api.requests) == (3 if exc is RateLimitedError else 1)
     assert no_files()
     assert "sk-test-openai" not in str(info.value)
 
@@ -273,7 +275,7 @@ def test_emulator_edit(emu: Any, tmp_path: Any) -> None:
     [
         (lambda emu: None, ContentPolicyError),  # the emulator's moderation word
         (lambda emu: config.set_key("OPENAI_API_KEY", emu.BAD_KEY), ProviderAuthError),
-        (lambda emu: emu.fail("openai", "429", retry_after=1), RateLimitedError),
+        (lambda emu: emu.fail("openai", "429", retry_after=0, times=None), RateLimitedError),
         (lambda emu: emu.fail("openai", "500"), ProviderUnavailableError),
         (lambda emu: emu.fail("openai", "malformed_json"), ParseError),
         (lambda emu: emu.fail("openai", "empty"), ProviderError),
@@ -285,7 +287,14 @@ def test_emulator_errors(emu: Any, setup: Any, exc: type) -> None:
     prompt = f"something {emu.MODERATION_WORD}" if exc is ContentPolicyError else "a cat"
     with pytest.raises(exc):
         images.imagine(prompt)
-    assert len(emu.requests_for("openai")) == 1 and no_files()
+    sent = len(emu.requests_for("openai"))
+    assert sent == (3 if exc is RateLimitedError else 1) and no_files()
+
+
+def test_emulator_one_rate_limit_is_retried(emu: Any) -> None:
+    emu.fail("openai", "429", retry_after=0, times=1)
+    result = images.imagine("a cat")
+    assert len(emu.requests_for("openai")) == 2 and result.path.exists()
 
 
 def test_emulator_timeout(emu: Any) -> None:

@@ -172,7 +172,9 @@ def test_errors(api: Api, reply: Any, exc: type, match: str) -> None:
     api.reply = reply
     with pytest.raises(exc, match=match):
         images.imagine("x")
-    assert len(api.requests) == 1 and not any(images_cache_dir().iterdir())
+    # repeated only on a rate-limit 429 (the default two retries), where xAI did no work
+    assert len(api.requests) == (3 if exc is RateLimitedError else 1)
+    assert not any(images_cache_dir().iterdir())
 
 
 def test_metadata() -> None:
@@ -214,7 +216,7 @@ def test_emulator_generation(emu: Any, data_uri: bool) -> None:
     ("setup", "exc"),
     [
         (lambda emu: config.set_key("XAI_API_KEY", emu.BAD_KEY), ProviderAuthError),
-        (lambda emu: emu.fail("xai", "429"), RateLimitedError),
+        (lambda emu: emu.fail("xai", "429", times=None), RateLimitedError),
         (lambda emu: emu.fail("xai", "malformed_json"), ParseError),
     ],
     ids=["bad-key", "429", "malformed-json"],
@@ -224,6 +226,12 @@ def test_emulator_errors(emu: Any, setup: Any, exc: type) -> None:
     with pytest.raises(exc):
         images.imagine("a cat")
     assert not any(images_cache_dir().iterdir())
+
+
+def test_emulator_one_rate_limit_is_retried(emu: Any) -> None:
+    emu.fail("xai", "429", times=1)
+    result = images.imagine("a cat")
+    assert len(emu.requests_for("xai")) == 2 and result.path.exists()
 
 
 def test_emulator_moderation(emu: Any) -> None:

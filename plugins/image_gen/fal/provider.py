@@ -25,7 +25,7 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.http_client import get_client
+from hermes_nb.http_client import RETRY_UNSENT, get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
@@ -153,7 +153,7 @@ class FalImageProvider(ImageGenProvider):
             headers=headers,
             timeout=min(timeout, 60.0),
             error_map=_error_for,
-            retry=False,
+            retry=RETRY_UNSENT,
         )
         ticket = _json(submitted)
         request_id = str(ticket.get("request_id") or "")

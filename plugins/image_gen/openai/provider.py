@@ -18,7 +18,7 @@ from hermes_nb.errors import (
     ProviderNotConfiguredError,
     RateLimitedError,
 )
-from hermes_nb.http_client import get_client
+from hermes_nb.http_client import RETRY_UNSENT, get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
@@ -160,7 +160,7 @@ class OpenAIImageProvider(ImageGenProvider):
                 headers=headers,
                 timeout=timeout,
                 error_map=_error_for,
-                retry=False,
+                retry=RETRY_UNSENT,
             )
         else:
             response = client.request(
@@ -170,7 +170,7 @@ class OpenAIImageProvider(ImageGenProvider):
                 headers=headers,
                 timeout=timeout,
                 error_map=_error_for,
-                retry=False,
+                retry=RETRY_UNSENT,
             )
         try:
             payload = response.json()

@@ -17,7 +17,7 @@ from hermes_nb.errors import (
     ProviderNotConfiguredError,
     RateLimitedError,
 )
-from hermes_nb.http_client import get_client
+from hermes_nb.http_client import RETRY_UNSENT, get_client
 from hermes_nb.image_provider import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
@@ -163,7 +163,7 @@ class XAIImageProvider(ImageGenProvider):
             headers={"Authorization": f"Bearer {key}"},
             timeout=float(config.get("image_gen.timeout", 120.0)),
             error_map=_error_for,
-            retry=False,
+            retry=RETRY_UNSENT,
         )
         try:
             payload = response.json()
