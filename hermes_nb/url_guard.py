@@ -24,6 +24,7 @@ __all__ = [
     "Resolver",
     "GuardedURL",
     "check_url",
+    "check_syntax",
     "blocked_reason",
     "default_resolver",
     "set_resolver",
@@ -261,6 +262,36 @@ def _looks_generic(token: str) -> bool:
     return bool(re.fullmatch(r"(?:sk|fc|tvly|xai|pk|jina)[-_][A-Za-z0-9_\-]{8,}", token))
 
 
+def check_syntax(url: object) -> str:
+    """The offline part of ``check_url``: an absolute http(s) URL without userinfo or secrets.
+
+    Returns the stripped URL or raises ``InvalidInputError``. Callers that hand URLs to a
+    third-party API (extract through Tavily, say) use it so no secret ever leaves in a URL.
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidInputError("a URL is required (an absolute http:// or https:// URL)")
+    url = url.strip()
+    if any(ord(c) < 0x21 or c == "\\" for c in url):
+        raise InvalidInputError("URLs may not contain spaces, control characters or backslashes")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing the port is the check (a bad one raises ValueError)
+    except ValueError as exc:
+        raise InvalidInputError(f"not a valid URL ({exc}); give an absolute http:// or https:// URL") \
+            from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        shown = f"'{scheme}:'" if scheme else "a relative URL"
+        raise InvalidInputError(f"only http:// and https:// URLs can be fetched, got {shown}")
+    netloc = parts.netloc
+    if not netloc:
+        raise InvalidInputError("the URL has no host; give an absolute http:// or https:// URL")
+    if "@" in netloc:
+        raise InvalidInputError("URLs with a user name or password (user:pass@host) are not allowed")
+    _check_secrets(url, parts.query)
+    return url
+
+
 def check_url(
     url: str,
     *,
@@ -276,27 +307,11 @@ def check_url(
     specific networks, e.g. a test server on loopback; ``allow_private`` defaults to
     ``security.allow_private_urls``.
     """
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidInputError("a URL is required (an absolute http:// or https:// URL)")
-    url = url.strip()
-    if any(ord(c) < 0x21 or c == "\\" for c in url):
-        raise InvalidInputError("URLs may not contain spaces, control characters or backslashes")
-    try:
-        parts = urlsplit(url)
-        port_given = parts.port
-    except ValueError as exc:
-        raise InvalidInputError(f"not a valid URL ({exc}); give an absolute http:// or https:// URL") \
-            from None
+    url = check_syntax(url)
+    parts = urlsplit(url)
+    port_given = parts.port
     scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        shown = f"'{scheme}:'" if scheme else "a relative URL"
-        raise InvalidInputError(f"only http:// and https:// URLs can be fetched, got {shown}")
     netloc = parts.netloc
-    if not netloc:
-        raise InvalidInputError("the URL has no host; give an absolute http:// or https:// URL")
-    if "@" in netloc:
-        raise InvalidInputError("URLs with a user name or password (user:pass@host) are not allowed")
-    _check_secrets(url, parts.query)
     raw_host = netloc.rsplit(":", 1)[0] if not netloc.endswith("]") and netloc.count(":") == 1 else netloc
     if raw_host.startswith("["):
         raw_host = raw_host[: raw_host.index("]") + 1]

@@ -107,15 +107,11 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
 
 
 def _check_url(url: object) -> str:
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidInputError(f"every URL must be a non-empty string, got {url!r}")
-    url = url.strip()
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise InvalidInputError(
-            f"{url!r} is not an http(s) URL; give a full address like https://example.com/page"
-        )
-    return url
+    # Offline checks only (scheme, userinfo, secrets): whichever provider extracts, no key may
+    # leave inside a URL. Address checks belong to the fetcher (the `direct` provider).
+    from hermes_nb.url_guard import check_syntax
+
+    return check_syntax(url)
 
 
 def _check_urls(urls: object) -> list[str]:

@@ -257,7 +257,19 @@ def test_extract_accepts_a_single_url_string(engine: Engine) -> None:
     assert [p.url for p in web.extract("https://a.test/")] == ["https://a.test/"]
 
 
-@pytest.mark.parametrize("bad", [[], "", ["ftp://x.test/f"], ["not a url"], [None], b"https://a.test"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [],
+        "",
+        ["ftp://x.test/f"],
+        ["not a url"],
+        [None],
+        b"https://a.test",
+        ["https://user:pw@a.test/"],
+        ["https://a.test/page?api_key=live-1234567890"],  # no provider ever receives a key in a URL
+    ],
+)
 def test_extract_rejects_bad_input(engine: Engine, bad: Any) -> None:
     with pytest.raises(errors.InvalidInputError):
         web.extract(bad)
