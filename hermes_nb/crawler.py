@@ -3,7 +3,9 @@
 ``crawl(start_url, depth, limit, delay)`` visits the start page, then the pages it links to on the
 same site (scheme + host + port), level by level, until ``depth`` link hops or ``limit`` fetched
 pages. URLs are deduplicated after normalisation (fragment dropped, host lower-cased, default port
-removed); links that name a non-HTML file by extension are skipped; ``robots.txt`` is read with
+removed). Documents that ``hermes_nb.content`` reads (PDF, Markdown, text, JSON, CSV, feeds) are
+converted like the HTML pages but not searched for links; links to media, archives, binaries and
+assets are skipped, and so is a fetched page of a type nobody can read. ``robots.txt`` is read with
 ``urllib.robotparser`` from text fetched through ``hermes_nb.fetch``. Returns the Hermes crawl
 envelope ``{"results": [{"url", "title", "content", "metadata"}, ...]}``.
 """
@@ -27,11 +29,10 @@ ROBOTS_AGENT = "hermes_nb"
 MAX_ROBOTS_DELAY = 30.0  # a site's Crawl-delay is honoured up to this many seconds
 _SKIP_EXTENSIONS = frozenset(
     {
-        "pdf", "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "jpg", "jpeg", "png", "gif", "webp",
+        "zip", "gz", "tgz", "bz2", "xz", "7z", "rar", "tar", "jpg", "jpeg", "png", "gif", "webp",
         "svg", "ico", "bmp", "tif", "tiff", "mp3", "mp4", "m4a", "wav", "ogg", "webm", "avi", "mov", "mkv",
         "flac", "css", "js", "mjs", "woff", "woff2", "ttf", "otf", "eot", "exe", "dmg", "msi", "iso", "apk",
-        "deb", "rpm", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "json", "xml", "rss",
-        "atom", "csv", "tsv", "txt", "md", "yaml", "yml",
+        "deb", "rpm", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods",
     }
 )
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -54,7 +55,7 @@ def _site(url: str) -> tuple[str, str]:
     return parts.scheme, parts.netloc
 
 
-def _looks_like_html(url: str) -> bool:
+def _worth_fetching(url: str) -> bool:
     last = urlsplit(url).path.rsplit("/", 1)[-1]
     return "." not in last or last.rsplit(".", 1)[-1].lower() not in _SKIP_EXTENSIONS
 
@@ -151,19 +152,28 @@ def crawl(
             if final in seen:
                 continue  # a redirect to a page already queued or visited
             seen.add(final)
-        if content.kind_of(fetched.content_type) != "html":
+        kind = content.kind_of(fetched.content_type)
+        if kind is None:
+            continue  # a type nobody can read (an image, an archive) behind an innocent-looking link
+        is_html = kind == "html"
+        try:
+            if is_html:
+                doc = content.html_to_markdown(fetched.text, url=final)
+            else:
+                doc = content.convert_fetched(fetched)
+        except ContentError as exc:  # a damaged document (a broken PDF): this page fails, not the crawl
+            results.append(_error_page(final, level, exc))
             continue
-        html = fetched.text
-        doc = content.html_to_markdown(html, url=final)
         meta = dict(doc.metadata)
         meta.update({"depth": level, "final_url": fetched.final_url or url, "truncated": fetched.truncated,
                      "bytes": len(fetched.content)})
         results.append({"url": final, "title": doc.title or final, "content": doc.content, "metadata": meta})
-        if level >= depth:
+        if level >= depth or not is_html:
             continue
+        html = fetched.text
         for link in extract_links(html, fetched.final_url or url):
             key = normalize_url(link)
-            if key in seen or _site(key) != site or not _looks_like_html(key):
+            if key in seen or _site(key) != site or not _worth_fetching(key):
                 continue
             if robots is not None and not robots.can_fetch(ROBOTS_AGENT, key):
                 continue

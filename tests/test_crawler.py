@@ -21,7 +21,7 @@ def page(body: str, title: str = "") -> str:
 SITE = {
     "/": page(
         '<a href="/a">A</a> <a href="/b#top">B</a> <a href="https://other.test/x">off</a> '
-        '<a href="/doc.pdf">pdf</a> <a href="mailto:x@y">mail</a> <a href="/a#again">A again</a>',
+        '<a href="/photo.png">png</a> <a href="mailto:x@y">mail</a> <a href="/a#again">A again</a>',
         "Home",
     ),
     "/a": page('<a href="/a/deep">deep</a> <a href="/">home</a> <a href="/secret/x">s</a>', "Page A"),
@@ -87,7 +87,7 @@ def test_breadth_first_same_site_dedupe_robots() -> None:
     assert [r["metadata"]["depth"] for r in out["results"]] == [0, 1, 1, 2, 2, 2]
     assert out["results"][1]["title"] == "Page A"
     assert fetch.calls[0] == f"{ROOT}/robots.txt"
-    assert not any("secret" in c or "other.test" in c or c.endswith(".pdf") for c in fetch.calls)
+    assert not any("secret" in c or "other.test" in c or c.endswith(".png") for c in fetch.calls)
     assert f"{ROOT}/a/deeper" not in fetch.calls  # beyond depth 2
     assert slept == [0.25] * 5  # between page requests, none before the first
     assert len(fetch.calls) == 7  # robots + 6 pages (/moved fetched once, lands on /target)
@@ -155,7 +155,40 @@ def test_against_the_emulator_site(emu: Emulator) -> None:
     assert emu.page_url("/site/articles/hello-world.html") in urls
     assert not any("/private/" in u for u in urls)  # robots.txt: Disallow: /site/private/
     assert not any(r.path.startswith("/site/private") for r in emu.requests)
-    assert not any(r.path.endswith((".pdf", ".txt", ".rss", ".md")) for r in emu.requests[1:])
+    # documents are read like pages (not followed for links); media and binaries are never fetched
+    by_url = {r["url"]: r for r in out["results"]}
+    kinds = {u.rsplit("/", 1)[-1]: r["metadata"]["content_type"] for u, r in by_url.items() if r["content"]}
+    assert kinds["plain.txt"] == "text/plain" and kinds["readme.md"] == "text/markdown"
+    assert kinds["feed.rss"] == "application/rss+xml"
+    assert not any(r.path.endswith((".png", ".jpg", ".zip", ".bin")) for r in emu.requests)
     broken = [r for r in out["results"] if r["url"].endswith("/site/missing.html")]
     assert broken and broken[0]["error_code"] == "CONTENT_FETCH_FAILED"
     assert emu.requests[0].path == "/robots.txt"
+
+
+def test_documents_are_read_but_not_followed_and_unreadable_types_are_skipped() -> None:
+    class DocsFetcher(FakeFetcher):
+        def __call__(self, url: str, **kw: object) -> FetchedContent:
+            if url == ROOT + "/":
+                self.calls.append(url)
+                links = '<a href="/doc.pdf">pdf</a> <a href="/a">A</a> <a href="/notes.md">notes</a>'
+                return _fc(url, url, page(links, "Home").encode(), "text/html")
+            if url.endswith("/notes.md"):
+                self.calls.append(url)
+                return _fc(url, url, b"# Notes\n\nSee [far](/far).", "text/markdown")
+            if url.endswith("/doc.pdf"):
+                self.calls.append(url)
+                return _fc(url, url, b"%PDF-1.4 not really", "application/pdf")
+            if url.endswith("/a"):
+                self.calls.append(url)
+                return _fc(url, url, b"\x89PNG\r\n\x1a\n", "image/png")  # an image behind a page link
+            return super().__call__(url, **kw)
+
+    fetcher = DocsFetcher()
+    out = crawler.crawl(ROOT + "/", depth=2, limit=20, delay=0, fetcher=fetcher)
+    by_url = {r["url"]: r for r in out["results"]}
+    assert by_url[ROOT + "/notes.md"]["content"].startswith("# Notes")
+    assert ROOT + "/far" not in fetcher.calls  # documents are read, not followed for links
+    assert by_url[ROOT + "/doc.pdf"]["error_code"] == "CONTENT_FETCH_FAILED"  # damaged: a per-page error
+    assert ROOT + "/a" not in by_url  # an image behind a page link is skipped...
+    assert ROOT + "/a/deep" not in fetcher.calls  # ...and not followed
