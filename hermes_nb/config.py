@@ -22,6 +22,7 @@ import builtins
 import copy
 import os
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from hermes_nb.redaction import MASK, is_secret_name, register_secret
 
 __all__ = [
     "KNOWN_KEYS",
+    "DEAD_KEYS",
     "ConfigValue",
     "get_hermes_home",
     "load_config",
@@ -80,6 +82,12 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
     "display.max_results": (10, "Search results shown inline before 'more'."),
     "display.thumbnail_px": (256, "Longest edge of embedded image thumbnails."),
+}
+
+#: Hermes keys that no longer do anything; a config.yaml that sets one gets a warning naming why.
+DEAD_KEYS: dict[str, str] = {
+    "auxiliary.web_extract": "LLM summarisation of extracted pages was removed from Hermes; long pages are "
+    "truncated and the full text stored instead (see web.extract_char_limit)",
 }
 
 _lock = threading.RLock()
@@ -134,6 +142,9 @@ def _parse_yaml(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise InvalidInputError(f"{path} must hold a mapping at the top level")
+    for key, why in DEAD_KEYS.items():
+        if _lookup(data, key) is not _UNSET:
+            warnings.warn(f"{path}: {key} has no effect: {why}; remove it", UserWarning, stacklevel=2)
     return data
 
 

@@ -80,3 +80,14 @@ def test_show_never_contains_secret_values(hermetic: Path, monkeypatch: pytest.M
     assert "tok-very-secret-9" not in text and "tvly-abcdefghijkl" not in text
     assert "custom.api_token = '***'" in text
     assert "web.extract_char_limit = 15000  (default)" in text
+
+
+def test_dead_hermes_keys_warn_once_naming_why(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("auxiliary:\n  web_extract:\n    model: x\n", encoding="utf-8")
+    with pytest.warns(UserWarning, match=r"auxiliary.web_extract has no effect: .*web.extract_char_limit"):
+        config.get("web.backend")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        config.get("web.backend")  # the parsed file is cached: no second warning
