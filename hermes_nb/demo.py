@@ -81,7 +81,12 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
     os.environ.update(CI="1", HERMES_NB_PROGRESS="0")  # the kernel inherits: no progress bars in the report
     try:
         client = NotebookClient(
-            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(out)}}
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(out)}},
+            # the kernel's start-up notices (an unencrypted local TCP socket) are not the demo's news
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
         client.execute()
     finally:
