@@ -164,3 +164,42 @@ def test_widget_view_rides_with_static_html(tmp_path: Path) -> None:
 def test_unknown_type_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         rendering.mimebundle(object())
+
+
+def test_search_widget_pages_and_its_extract_button_calls_the_sdk() -> None:
+    pytest.importorskip("ipywidgets")
+    from hermes_nb import config
+    from hermes_nb.registry import web_providers
+    from hermes_nb.web_provider import WebSearchProvider
+
+    calls: list[list[str]] = []
+
+    class Reader(WebSearchProvider):
+        name = "reader"
+
+        def is_available(self) -> bool:
+            return True
+
+        def supports_search(self) -> bool:
+            return False
+
+        def supports_extract(self) -> bool:
+            return True
+
+        def extract(self, urls: list[str], **kwargs: object) -> list[dict[str, str]]:
+            calls.append(list(urls))
+            return [{"url": u, "title": "T", "content": "body"} for u in urls]
+
+    web_providers.register(Reader())
+    config.set("web.extract_backend", "reader")
+    hits = [SearchHit(f"t{i}", f"https://ex.test/{i}", "d", i) for i in range(1, 8)]  # two pages of 5
+    view = widgets.view_for(SearchResult("q", hits, "ddgs", [], 0.1, limit=7, effective_limit=7))
+    (prev_btn, next_btn, label), rows, _detail = view.children[0].children, view.children[1], view.children[2]
+    assert "page 1/2" in label.value and prev_btn.disabled and len(rows.children) == 5
+    next_btn.click()
+    assert "page 2/2" in label.value and next_btn.disabled and len(rows.children) == 2
+    extract_button = rows.children[0].children[0]
+    extract_button.click()
+    assert calls == [["https://ex.test/6"]]
+    prev_btn.click()
+    assert "page 1/2" in label.value
