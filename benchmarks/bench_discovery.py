@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["HERMES_HOME"] = str(home)
         os.environ["HERMES_BUNDLED_PLUGINS"] = str(empty)  # measure the 200 plugins alone
 
-        from hermes_nb import loader
+        from hermes_nb.plugins import loader
 
         def discover() -> None:
             loader.PluginManager().discover()

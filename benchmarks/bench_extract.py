@@ -122,7 +122,7 @@ def make_page(i: int) -> str:
 
 
 def _ours(pages: list[str]) -> float:
-    from hermes_nb.content import convert
+    from hermes_nb.web.content import convert
 
     start = time.perf_counter()
     for n, page in enumerate(pages):

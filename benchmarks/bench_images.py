@@ -58,8 +58,8 @@ def main(runs: int = 15) -> None:
     from PIL import Image
 
     from hermes_nb import __version__, images
-    from hermes_nb.image_provider import save_b64_image
-    from hermes_nb.image_result import ImageResult
+    from hermes_nb.images.results import ImageResult
+    from hermes_nb.plugins.image_provider import save_b64_image
 
     raw = _photo_like()
     b64 = base64.b64encode(raw).decode("ascii")

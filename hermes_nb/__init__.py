@@ -25,29 +25,29 @@ _EXPORTS: dict[str, str] = {
     "imagine": "hermes_nb.images:imagine",
     "aimagine": "hermes_nb.images:aimagine",
     "imagine_many": "hermes_nb.images:imagine_many",
-    "load_plugins": "hermes_nb.loader:load_plugins",
+    "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     # namespaces
     "config": "hermes_nb.config",
     "tools": "hermes_nb.tools",
-    "hooks": "hermes_nb.hooks",
+    "hooks": "hermes_nb.plugins.hooks",
     "errors": "hermes_nb.errors",
     "testing": "hermes_nb.testing",
     "store": "hermes_nb.store",
     # results
-    "SearchResult": "hermes_nb.results:SearchResult",
-    "SearchHit": "hermes_nb.results:SearchHit",
-    "ExtractResult": "hermes_nb.results:ExtractResult",
-    "CrawlResult": "hermes_nb.results:CrawlResult",
-    "Page": "hermes_nb.results:Page",
-    "ImageResult": "hermes_nb.image_result:ImageResult",
-    "ImageGallery": "hermes_nb.image_result:ImageGallery",
+    "SearchResult": "hermes_nb.web.results:SearchResult",
+    "SearchHit": "hermes_nb.web.results:SearchHit",
+    "ExtractResult": "hermes_nb.web.results:ExtractResult",
+    "CrawlResult": "hermes_nb.web.results:CrawlResult",
+    "Page": "hermes_nb.web.results:Page",
+    "ImageResult": "hermes_nb.images.results:ImageResult",
+    "ImageGallery": "hermes_nb.images.results:ImageGallery",
     # plugin authoring
-    "WebSearchProvider": "hermes_nb.web_provider:WebSearchProvider",
-    "ImageGenProvider": "hermes_nb.image_provider:ImageGenProvider",
+    "WebSearchProvider": "hermes_nb.plugins.web_provider:WebSearchProvider",
+    "ImageGenProvider": "hermes_nb.plugins.image_provider:ImageGenProvider",
     "HermesError": "hermes_nb.errors:HermesError",
     # IPython extension
-    "load_ipython_extension": "hermes_nb.magics:load_ipython_extension",
-    "unload_ipython_extension": "hermes_nb.magics:unload_ipython_extension",
+    "load_ipython_extension": "hermes_nb.notebook.magics:load_ipython_extension",
+    "unload_ipython_extension": "hermes_nb.notebook.magics:unload_ipython_extension",
 }
 
 __all__ = [
@@ -85,17 +85,18 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import config, errors, hooks, store, testing, tools
+    from hermes_nb import config, errors, store, testing, tools
     from hermes_nb.batch import extract_many, search_many
     from hermes_nb.errors import HermesError
-    from hermes_nb.image_provider import ImageGenProvider
-    from hermes_nb.image_result import ImageGallery, ImageResult
     from hermes_nb.images import aimagine, imagine, imagine_many
-    from hermes_nb.loader import load_plugins
-    from hermes_nb.magics import load_ipython_extension, unload_ipython_extension
-    from hermes_nb.results import CrawlResult, ExtractResult, Page, SearchHit, SearchResult
+    from hermes_nb.images.results import ImageGallery, ImageResult
+    from hermes_nb.notebook.magics import load_ipython_extension, unload_ipython_extension
+    from hermes_nb.plugins import hooks
+    from hermes_nb.plugins.image_provider import ImageGenProvider
+    from hermes_nb.plugins.loader import load_plugins
+    from hermes_nb.plugins.web_provider import WebSearchProvider
     from hermes_nb.web import acrawl, aextract, asearch, crawl, extract, search
-    from hermes_nb.web_provider import WebSearchProvider
+    from hermes_nb.web.results import CrawlResult, ExtractResult, Page, SearchHit, SearchResult
 
 
 def __getattr__(name: str) -> Any:
@@ -111,3 +112,8 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+from hermes_nb import _wiring  # noqa: E402 - last: the package namespace above must exist first
+
+_wiring.wire()

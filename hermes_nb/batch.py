@@ -27,7 +27,7 @@ from typing import Any
 from hermes_nb._async import call_maybe_async
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.progress import progress as _progress
-from hermes_nb.results import (
+from hermes_nb.web.results import (
     ExtractResult,
     SearchResult,
     extract_result_from_record,

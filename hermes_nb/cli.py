@@ -33,7 +33,7 @@ def _out(text: str = "") -> None:
 
 
 def _plugins_list(args: argparse.Namespace) -> int:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     rows = loader.list_plugins()
     if not rows:
@@ -50,7 +50,7 @@ def _plugins_list(args: argparse.Namespace) -> int:
 
 
 def _find_row(key: str) -> dict[str, Any]:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     record = loader.get_plugin_manager().find(key)
     if record is None:
@@ -59,7 +59,7 @@ def _find_row(key: str) -> dict[str, Any]:
 
 
 def _plugins_info(args: argparse.Namespace) -> int:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     manager = loader.get_plugin_manager()
     record = manager.find(args.key)
@@ -84,7 +84,7 @@ def _plugins_info(args: argparse.Namespace) -> int:
 
 
 def _plugins_enable(args: argparse.Namespace) -> int:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     record = loader.enable(args.key)
     _out(f"enabled {record.key} (plugins.enabled in config.yaml)")
@@ -92,7 +92,7 @@ def _plugins_enable(args: argparse.Namespace) -> int:
 
 
 def _plugins_disable(args: argparse.Namespace) -> int:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     record = loader.disable(args.key)
     _out(f"disabled {record.key} (plugins.disabled in config.yaml)")
@@ -176,14 +176,14 @@ def _config_show(args: argparse.Namespace) -> int:
 
 
 def _why_unavailable(provider: Any, owner: str) -> str:
-    from hermes_nb.setup_hints import setup_hint
+    from hermes_nb.plugins.setup_hints import setup_hint
 
     return f"unavailable: {setup_hint(provider, owner)}"
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from hermes_nb import loader
-    from hermes_nb.registry import image_providers, web_providers
+    from hermes_nb.plugins import loader
+    from hermes_nb.plugins.registry import image_providers, web_providers
 
     loader.load_plugins()
     for title, registry in (("web providers", web_providers), ("image providers", image_providers)):
@@ -278,7 +278,7 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def _add_plugin_commands(top: Any) -> None:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     for name, command in loader.get_plugin_commands().items():
         if name in _BUILTIN:

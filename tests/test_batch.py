@@ -13,14 +13,14 @@ import pytest
 
 from hermes_nb import batch, progress
 from hermes_nb.errors import TimeoutError_
-from hermes_nb.registry import web_providers
-from hermes_nb.results import ExtractResult, SearchResult
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins.registry import web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.web.results import ExtractResult, SearchResult
 
 
 @pytest.fixture(autouse=True)
 def no_bundled_plugins(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    import hermes_nb.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
+    import hermes_nb.plugins.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
 
     monkeypatch.setattr(web_providers, "loader", None)
     yield

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from hermes_nb import hooks, tools
+from hermes_nb import tools
+from hermes_nb.plugins import hooks, tool_registry
 
 PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "calculator"
 
@@ -167,7 +168,7 @@ class RecordingContext:
 
 
 def test_register_wires_tools_hook_and_skill(plugin: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tools, "ensure_plugins_loaded", lambda capability: None)
+    monkeypatch.setattr(tool_registry, "ensure_plugins_loaded", lambda capability: None)
     ctx = RecordingContext()
     plugin.register(ctx)
     assert tools.registry.get_toolset_for_tool("calculate") == "calculator"
@@ -195,7 +196,7 @@ def test_manifest_matches_the_guide() -> None:
 
 
 def test_bundled_plugin_loads_through_the_loader() -> None:
-    loader = pytest.importorskip("hermes_nb.loader")
+    loader = pytest.importorskip("hermes_nb.plugins.loader")
     loader.load_plugins()
     rows = {row["key"]: row for row in loader.list_plugins()}
     row = rows["calculator"]

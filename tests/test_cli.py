@@ -159,7 +159,7 @@ def test_emulate_and_demo_delegate(
 def test_unexpected_errors_are_one_line(
     bundled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     def boom() -> list[dict]:
         raise RuntimeError("disk on fire")

@@ -1,4 +1,4 @@
-"""Hermes import names served by hermes_nb only when no real module exists (hermes_nb._compat)."""
+"""Hermes import names served by hermes_nb only when no real module exists (hermes_nb.compat._finder)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from hermes_nb import _compat, config, image_provider, loader
-from hermes_nb.registry import web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb import config
+from hermes_nb.compat import _finder as _compat
+from hermes_nb.plugins import image_provider, loader
+from hermes_nb.plugins.registry import web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +94,8 @@ def test_config_constants_and_cli_plugins(hermetic: Path) -> None:
     assert get_env_value("MISSING_VAR_X") is None
     assert get_plugin_manager() is loader.get_plugin_manager()
     assert (
-        PluginContext.__module__ == "hermes_nb.context" and PluginManifest.__module__ == "hermes_nb.manifest"
+        PluginContext.__module__ == "hermes_nb.plugins.context"
+        and PluginManifest.__module__ == "hermes_nb.plugins.manifest"
     )
     discover_plugins()
 
@@ -104,7 +107,8 @@ def test_tools_modules() -> None:
     from tools.registry import registry, tool_error, tool_result
     from tools.url_safety import is_safe_url, normalize_url_for_request
 
-    from hermes_nb import lazy_deps, tools
+    from hermes_nb import tools
+    from hermes_nb.plugins import lazy_deps
 
     assert (
         registry is tools.registry

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from hermes_nb import content
 from hermes_nb.errors import ContentFetchError
+from hermes_nb.web import content
 
 ARTICLE = """<!doctype html>
 <html lang="en-GB"><head><title>Ignored tab title</title>

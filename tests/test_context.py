@@ -1,4 +1,4 @@
-"""PluginContext: Hermes's ctx API, attribution, tolerant registrations (hermes_nb.context)."""
+"""PluginContext: Hermes's ctx API, attribution, tolerant registrations (hermes_nb.plugins.context)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from hermes_nb import loader
-from hermes_nb.context import PluginContext
-from hermes_nb.image_provider import ImageGenProvider
-from hermes_nb.manifest import PluginManifest
-from hermes_nb.registry import image_providers, web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins import loader
+from hermes_nb.plugins.context import PluginContext
+from hermes_nb.plugins.image_provider import ImageGenProvider
+from hermes_nb.plugins.manifest import PluginManifest
+from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 class _Web(WebSearchProvider):
@@ -130,7 +130,7 @@ def test_rollback_undoes_everything(ctx: PluginContext) -> None:
 
 def test_tools_hooks_and_dispatch(ctx: PluginContext) -> None:
     tools = pytest.importorskip("hermes_nb.tools")
-    hooks = pytest.importorskip("hermes_nb.hooks")
+    hooks = pytest.importorskip("hermes_nb.plugins.hooks")
     seen: list[str] = []
 
     def echo(args: dict, **kwargs: object) -> str:

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from hermes_nb import config, crawler
+from hermes_nb import config
 from hermes_nb.errors import ContentFetchError, InvalidInputError, TimeoutError_
-from hermes_nb.fetch import FetchedContent
+from hermes_nb.net.fetch import FetchedContent
 from hermes_nb.testing import Emulator, use_emulator
+from hermes_nb.web import crawler
 
 ROOT = "https://site.test"
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_nb import config, errors, hooks
+from hermes_nb import config, errors
+from hermes_nb.plugins import hooks
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

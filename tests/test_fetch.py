@@ -11,9 +11,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from hermes_nb import config, fetch
-from hermes_nb._sniff import detect_charset, detect_content_type
+from hermes_nb import config
 from hermes_nb.errors import ContentBlockedError, ContentFetchError, InvalidInputError, TimeoutError_
+from hermes_nb.net import fetch
+from hermes_nb.net._sniff import detect_charset, detect_content_type
 
 PUBLIC_IP = "127.0.0.1"  # plays a public address: allowed through allow_networks in these tests
 PRIVATE_IP = "127.0.0.2"  # a private listener that must never be reached

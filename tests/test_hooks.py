@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from hermes_nb import hooks, tools
+from hermes_nb.plugins import hooks
 
 
 @pytest.fixture(autouse=True)
 def no_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the callbacks these tests register (bundled plugins' hooks are tested with the plugins)."""
-    monkeypatch.setattr(tools, "ensure_plugins_loaded", lambda capability: None)
+    monkeypatch.setattr(hooks, "ensure_plugins_loaded", lambda capability: None)
 
 
 def test_callbacks_run_in_registration_order_and_collect_non_none() -> None:
@@ -44,7 +44,7 @@ def test_failing_callback_is_logged_and_skipped(caplog: pytest.LogCaptureFixture
 
     hooks.register_hook("on_session_reset", broken, owner="bad-plugin")
     hooks.register_hook("on_session_reset", lambda **kw: "ok")
-    with caplog.at_level(logging.WARNING, logger="hermes_nb.hooks"):
+    with caplog.at_level(logging.WARNING, logger="hermes_nb.plugins.hooks"):
         assert hooks.invoke_hook("on_session_reset", session_id="s") == ["ok"]
     assert any("bad-plugin" in r.getMessage() and "kaboom" in r.getMessage() for r in caplog.records)
 
@@ -95,7 +95,7 @@ def test_async_callbacks_are_awaited_in_sync_and_async_invocation() -> None:
 
 
 def test_unknown_hook_name_warns_but_is_kept(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="hermes_nb.hooks"):
+    with caplog.at_level(logging.WARNING, logger="hermes_nb.plugins.hooks"):
         hooks.register_hook("on_new_thing", lambda **kw: 1)
     assert any("on_new_thing" in r.getMessage() for r in caplog.records)
     assert hooks.invoke_hook("on_new_thing") == [1]

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from hermes_nb import config, http_client
+from hermes_nb import config
 from hermes_nb.errors import (
     InvalidInputError,
     NetworkError,
@@ -25,7 +25,8 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.http_client import HttpClient, get_client, parse_retry_after, set_transport
+from hermes_nb.net import http_client
+from hermes_nb.net.http_client import HttpClient, get_client, parse_retry_after, set_transport
 
 
 class FakeClock:

@@ -11,14 +11,14 @@ import pytest
 from PIL import Image
 
 from hermes_nb.errors import ContentBlockedError, ParseError
-from hermes_nb.image_files import (
+from hermes_nb.plugins.image_provider import images_cache_dir, save_b64_image, save_bytes_image
+from hermes_nb.store.image_files import (
     decode_b64,
     embed_provenance,
     read_provenance,
     thumbnail,
     verify_image,
 )
-from hermes_nb.image_provider import images_cache_dir, save_b64_image, save_bytes_image
 
 
 def _encode(fmt: str, size: tuple[int, int] = (96, 64), mode: str = "RGB") -> bytes:

@@ -27,16 +27,16 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.image_files import read_provenance
-from hermes_nb.image_provider import (
+from hermes_nb.images.results import ImageGallery, ImageResult
+from hermes_nb.plugins.image_provider import (
     ImageGenProvider,
     error_response,
     images_cache_dir,
     save_b64_image,
     success_response,
 )
-from hermes_nb.image_result import ImageGallery, ImageResult
-from hermes_nb.registry import image_providers
+from hermes_nb.plugins.registry import image_providers
+from hermes_nb.store.image_files import read_provenance
 
 
 def png(size: tuple[int, int] = (96, 64), color: tuple[int, int, int] = (10, 120, 200)) -> bytes:
@@ -453,7 +453,7 @@ def test_url_redirecting_to_a_private_address(
 ) -> None:
     import functools
 
-    from hermes_nb import fetch
+    from hermes_nb.net import fetch
 
     # Only the emulator's own loopback address is allowed; the redirect target 10.0.0.1 is not.
     config.set("security.allow_private_urls", False)

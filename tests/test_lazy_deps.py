@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from hermes_nb import config, lazy_deps
-from hermes_nb.lazy_deps import FeatureUnavailable
+from hermes_nb import config
+from hermes_nb.plugins import lazy_deps
+from hermes_nb.plugins.lazy_deps import FeatureUnavailable
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Plugin discovery, the enable/disable gate, overrides and lazy import (hermes_nb.loader)."""
+"""Plugin discovery, the enable/disable gate, overrides and lazy import (hermes_nb.plugins.loader)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 import yaml
 from fixtures.plugins.factory import make_plugin, make_web_plugin
 
-from hermes_nb import config, loader
-from hermes_nb.registry import image_providers, web_providers
+from hermes_nb import config
+from hermes_nb.plugins import loader
+from hermes_nb.plugins.registry import image_providers, web_providers
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_real_entry_point(bundled: Path, tmp_path: Path, monkeypatch: pytest.Mon
     pkg = site / "ep_web_pkg"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text(
-        "from hermes_nb.web_provider import WebSearchProvider\n"
+        "from hermes_nb.plugins.web_provider import WebSearchProvider\n"
         "class P(WebSearchProvider):\n    name = 'ep-web'\n    def is_available(self):\n        return True\n"
         "def register(ctx):\n    ctx.register_web_search_provider(P())\n"
     )
@@ -272,7 +273,7 @@ def test_registry_lookups_under_32_threads(bundled: Path, tmp_path: Path) -> Non
         "name: slow\nprovides_web_providers: [slow]\n",
         f"""
         import time
-        from hermes_nb.web_provider import WebSearchProvider
+        from hermes_nb.plugins.web_provider import WebSearchProvider
 
         class P(WebSearchProvider):
             name = "slow"
@@ -388,7 +389,7 @@ def register(ctx):
 
 def test_force_reload_and_disable_undo_tools_and_hooks(bundled: Path, user: Path) -> None:
     tools = pytest.importorskip("hermes_nb.tools")
-    hooks = pytest.importorskip("hermes_nb.hooks")
+    hooks = pytest.importorskip("hermes_nb.plugins.hooks")
     make_plugin(
         user, "hooked", "name: hooked\nprovides_tools: [hk_ping]\nprovides_hooks: [post_tool_call]\n", _HOOKED
     )

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from fixtures.plugins.factory import make_plugin, make_web_plugin
 
-from hermes_nb import config, loader
-from hermes_nb.manifest import MAX_MANIFEST_BYTES
-from hermes_nb.registry import web_providers
+from hermes_nb import config
+from hermes_nb.plugins import loader
+from hermes_nb.plugins.manifest import MAX_MANIFEST_BYTES
+from hermes_nb.plugins.registry import web_providers
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def test_register_raising_rolls_back_providers(bundled: Path) -> None:
         "web/bad",
         "name: bad\nprovides_web_providers: [half]\n",
         """
-        from hermes_nb.web_provider import WebSearchProvider
+        from hermes_nb.plugins.web_provider import WebSearchProvider
 
         class Half(WebSearchProvider):
             name = "half"

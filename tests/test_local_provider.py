@@ -10,9 +10,10 @@ from types import ModuleType
 import pytest
 import yaml
 
-from hermes_nb import config, selection, store, web
+from hermes_nb import config, store, web
 from hermes_nb.errors import ProviderNotConfiguredError
-from hermes_nb.registry import web_providers
+from hermes_nb.plugins.registry import web_providers
+from hermes_nb.web import selection
 
 PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "web" / "local"
 
@@ -37,7 +38,7 @@ class _Ctx:
 
 @pytest.fixture
 def local(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hermes_nb.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
+    import hermes_nb.plugins.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
 
     monkeypatch.setattr(web_providers, "loader", None)
     _import_plugin().register(_Ctx())
@@ -72,7 +73,7 @@ def test_searches_extracted_pages_and_indexed_folders(local: None, tmp_path: Pat
 
 
 def test_local_is_the_last_auto_candidate(local: None) -> None:
-    from hermes_nb.web_provider import WebSearchProvider
+    from hermes_nb.plugins.web_provider import WebSearchProvider
 
     class Keyless(WebSearchProvider):
         @property
@@ -93,7 +94,7 @@ def test_local_is_the_last_auto_candidate(local: None) -> None:
 
 
 def test_loaded_through_the_plugin_loader(hermetic: Path) -> None:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     loader.load_plugins(force=True)
     provider = web_providers.get("local")

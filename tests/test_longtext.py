@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hermes_nb import config, longtext
-from hermes_nb.results import Page
+from hermes_nb import config
+from hermes_nb.web import longtext
+from hermes_nb.web.results import Page
 
 
 def _lines(n: int, width: int = 79) -> str:

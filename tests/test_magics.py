@@ -11,12 +11,13 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from traitlets import TraitError
 
-from hermes_nb import config, rendering
-from hermes_nb._interpolate import interpolate
+from hermes_nb import config
 from hermes_nb.errors import ProviderAuthError
-from hermes_nb.image_provider import ImageGenProvider, save_bytes_image, success_response
-from hermes_nb.registry import image_providers, web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.notebook import rendering
+from hermes_nb.notebook.interpolate import interpolate
+from hermes_nb.plugins.image_provider import ImageGenProvider, save_bytes_image, success_response
+from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 class FakeWeb(WebSearchProvider):

@@ -1,4 +1,4 @@
-"""plugin.yaml parsing and validation (hermes_nb.manifest)."""
+"""plugin.yaml parsing and validation (hermes_nb.plugins.manifest)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.manifest import (
+from hermes_nb.plugins.manifest import (
     MAX_MANIFEST_BYTES,
     EnvRequirement,
     ManifestError,
@@ -137,7 +137,7 @@ def test_non_utf8_manifest(tmp_path: Path) -> None:
 
 def test_huge_manifest_refused_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     file = _write(tmp_path, "name: x\ndescription: " + "a" * (MAX_MANIFEST_BYTES + 10) + "\n")
-    import hermes_nb.manifest as manifest
+    import hermes_nb.plugins.manifest as manifest
 
     def no_parse(text: str) -> None:
         raise AssertionError("parsed a huge file")

@@ -66,7 +66,7 @@ def test_wheel_ships_and_discovers_bundled_plugins(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTHON"))}
     env["HERMES_HOME"] = str(home)
     where = subprocess.run(
-        [str(python), "-c", "import hermes_nb.loader as l; print(l.bundled_plugins_dir())"],
+        [str(python), "-c", "import hermes_nb.plugins.loader as l; print(l.bundled_plugins_dir())"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -84,7 +84,7 @@ def test_wheel_ships_and_discovers_bundled_plugins(tmp_path: Path) -> None:
         timeout=60,
     )
     assert listing.returncode == 0, listing.stderr
-    from hermes_nb.manifest import find_manifest, read_manifest
+    from hermes_nb.plugins.manifest import find_manifest, read_manifest
 
     rows = {line.split()[0]: line for line in listing.stdout.splitlines() if line.strip()}
     for rel in bundled:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from hermes_nb import config, http_client
+from hermes_nb import config
 from hermes_nb.errors import (
     InvalidInputError,
     ParseError,
@@ -17,8 +17,9 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.loader import load_plugins
-from hermes_nb.registry import web_providers
+from hermes_nb.net import http_client
+from hermes_nb.plugins.loader import load_plugins
+from hermes_nb.plugins.registry import web_providers
 from hermes_nb.testing import Emulator, use_emulator
 
 

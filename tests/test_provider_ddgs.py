@@ -15,8 +15,8 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.loader import load_plugins
-from hermes_nb.registry import web_providers
+from hermes_nb.plugins.loader import load_plugins
+from hermes_nb.plugins.registry import web_providers
 
 FAKE_DDGS = """
 import time

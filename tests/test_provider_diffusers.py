@@ -10,8 +10,8 @@ import pytest
 
 from hermes_nb import config, images
 from hermes_nb.errors import InvalidInputError, ProviderNotConfiguredError
-from hermes_nb.image_files import read_provenance
-from hermes_nb.registry import image_providers
+from hermes_nb.plugins.registry import image_providers
+from hermes_nb.store.image_files import read_provenance
 
 pytestmark = pytest.mark.slow  # importing torch + diffusers dominates (seconds)
 
@@ -42,7 +42,7 @@ _VOCAB += ["<|startoftext|>", "<|endoftext|>"]
 
 
 def provider() -> Any:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     found = image_providers.get("diffusers")

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from hermes_nb import config
-from hermes_nb.loader import load_plugins
-from hermes_nb.registry import web_providers
+from hermes_nb.plugins.loader import load_plugins
+from hermes_nb.plugins.registry import web_providers
 from hermes_nb.testing import Emulator, use_emulator
 
 

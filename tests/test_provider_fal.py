@@ -21,9 +21,9 @@ from hermes_nb.errors import (
     ProviderError,
     TimeoutError_,
 )
-from hermes_nb.http_client import set_transport
-from hermes_nb.image_provider import images_cache_dir
-from hermes_nb.registry import image_providers
+from hermes_nb.net.http_client import set_transport
+from hermes_nb.plugins.image_provider import images_cache_dir
+from hermes_nb.plugins.registry import image_providers
 
 BASE = "https://queue.fal.test"
 
@@ -82,7 +82,7 @@ class FakeClock:
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     provider = image_providers.get("fal")
@@ -197,7 +197,7 @@ def test_edits_need_an_edit_endpoint(queue: Queue, tmp_path: Any) -> None:
 
 
 def test_metadata() -> None:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     provider = image_providers.get("fal")

@@ -24,9 +24,9 @@ from hermes_nb.errors import (
     ProviderUnavailableError,
     RateLimitedError,
 )
-from hermes_nb.http_client import set_transport
-from hermes_nb.image_provider import images_cache_dir
-from hermes_nb.registry import image_providers
+from hermes_nb.net.http_client import set_transport
+from hermes_nb.plugins.image_provider import images_cache_dir
+from hermes_nb.plugins.registry import image_providers
 
 
 def png_b64(size: tuple[int, int] = (1536, 1024)) -> str:
@@ -39,7 +39,7 @@ def load_provider() -> Any:
     """The provider module as the plugin loader imported it (bundled plugins use relative imports)."""
     import sys
 
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     provider = image_providers.get("openai")

@@ -21,9 +21,9 @@ from hermes_nb.errors import (
     ProviderError,
     RateLimitedError,
 )
-from hermes_nb.http_client import set_transport
-from hermes_nb.image_provider import images_cache_dir
-from hermes_nb.registry import image_providers
+from hermes_nb.net.http_client import set_transport
+from hermes_nb.plugins.image_provider import images_cache_dir
+from hermes_nb.plugins.registry import image_providers
 
 
 def jpeg_b64(size: tuple[int, int] = (1280, 720), prefix: str = "") -> str:
@@ -58,7 +58,7 @@ class Api:
 
 @pytest.fixture
 def api() -> Iterator[Api]:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     assert image_providers.get("xai") is not None
@@ -178,7 +178,7 @@ def test_errors(api: Api, reply: Any, exc: type, match: str) -> None:
 
 
 def test_metadata() -> None:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
 
     load_plugins()
     provider = image_providers.get("xai")
@@ -193,7 +193,7 @@ def test_metadata() -> None:
 
 @pytest.fixture
 def emu() -> Iterator[Any]:
-    from hermes_nb.loader import load_plugins
+    from hermes_nb.plugins.loader import load_plugins
     from hermes_nb.testing import Emulator, use_emulator
 
     load_plugins()

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from hermes_nb.image_provider import ImageGenProvider
-from hermes_nb.registry import ProviderRegistry, image_providers, web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins.image_provider import ImageGenProvider
+from hermes_nb.plugins.registry import ProviderRegistry, image_providers, web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 class Fake(WebSearchProvider):
@@ -48,7 +48,7 @@ def test_wrong_type_and_bad_name() -> None:
 
 
 def test_names_are_normalised_and_last_writer_wins(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level("INFO", logger="hermes_nb.registry")
+    caplog.set_level("INFO", logger="hermes_nb.plugins.registry")
     first, second = Fake("My-Backend"), Fake("my-backend ")
     web_providers.register(first, owner="web/a")
     web_providers.register(second, owner="web/b")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from hermes_nb import rendering, widgets
-from hermes_nb._markdown import markdown_to_html
-from hermes_nb.image_result import ImageGallery, ImageResult
-from hermes_nb.results import Attempt, CrawlResult, ExtractResult, Page, SearchHit, SearchResult
+from hermes_nb.images.results import ImageGallery, ImageResult
+from hermes_nb.notebook import rendering, widgets
+from hermes_nb.notebook.markdown import markdown_to_html
+from hermes_nb.web.results import Attempt, CrawlResult, ExtractResult, Page, SearchHit, SearchResult
 
 
 def _search(duration: float = 0.1234) -> SearchResult:
@@ -169,8 +169,8 @@ def test_unknown_type_is_a_type_error() -> None:
 def test_search_widget_pages_and_its_extract_button_calls_the_sdk() -> None:
     pytest.importorskip("ipywidgets")
     from hermes_nb import config
-    from hermes_nb.registry import web_providers
-    from hermes_nb.web_provider import WebSearchProvider
+    from hermes_nb.plugins.registry import web_providers
+    from hermes_nb.plugins.web_provider import WebSearchProvider
 
     calls: list[list[str]] = []
 

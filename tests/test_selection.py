@@ -9,15 +9,16 @@ from typing import Any
 
 import pytest
 
-from hermes_nb import config, errors, selection
-from hermes_nb.registry import web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb import config, errors
+from hermes_nb.plugins.registry import web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.web import selection
 
 
 @pytest.fixture(autouse=True)
 def no_bundled_plugins(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Only the providers a test registers exist (bundled plugins are not imported)."""
-    import hermes_nb.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
+    import hermes_nb.plugins.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
 
     monkeypatch.setattr(web_providers, "loader", None)
     yield
@@ -259,7 +260,7 @@ def test_auto_falls_back_on_each_retryable_code(failure: errors.HermesError) -> 
 
 
 def test_failure_envelope_and_untyped_exceptions_fall_back() -> None:
-    from hermes_nb.results import parse_search_envelope
+    from hermes_nb.web.results import parse_search_envelope
 
     add(
         Fake("env", tier="commercial", envelope={"success": False, "error": "quota exhausted"}),
@@ -396,7 +397,7 @@ def test_describe_rows() -> None:
 # --- custom plugin providers ---------------------------------------------------------------
 
 _PLUGIN = """
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 class MyBackend(WebSearchProvider):
@@ -432,7 +433,7 @@ def _install_user_plugin(home: Path) -> None:
 def test_custom_plugin_provider_selectable_explicitly_and_in_auto(
     hermetic: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     _install_user_plugin(hermetic)
     config.set("plugins.enabled", ["web/my_backend"])

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_nb import config
-from hermes_nb.setup_hints import missing_env, setup_hint
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins.setup_hints import missing_env, setup_hint
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
 
 class Keyed(WebSearchProvider):
@@ -45,7 +45,7 @@ def test_broken_schema_still_gives_an_answer() -> None:
 
 
 def test_manifest_requires_env_of_the_owner_counts() -> None:
-    from hermes_nb import loader
+    from hermes_nb.plugins import loader
 
     loader.load_plugins()
     provider = Keyed({})

@@ -12,6 +12,7 @@ import pytest
 
 from hermes_nb import tools
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.plugins import tool_registry
 from hermes_nb.tools import ToolRegistry, registry, tool_error, tool_result
 
 
@@ -172,10 +173,10 @@ def test_check_fn_results_are_cached_and_flakes_tolerated() -> None:
     clock.now += 10
     assert reg.is_available("t") and state["calls"] == 1  # cached
     state["ok"] = False
-    clock.now += tools.CHECK_TTL_S + 1
+    clock.now += tool_registry.CHECK_TTL_S + 1
     assert reg.is_available("t") is True  # failure right after a success: a flake
     assert state["calls"] == 2
-    clock.now += tools.CHECK_FLAKE_S + 1
+    clock.now += tool_registry.CHECK_FLAKE_S + 1
     assert reg.is_available("t") is False
     calls = state["calls"]
     assert reg.is_available("t") is False and state["calls"] == calls  # the real failure is cached

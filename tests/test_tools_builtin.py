@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from hermes_nb import config, tools
-from hermes_nb.builtin_tools import IMAGE_GENERATE_SCHEMA, WEB_EXTRACT_SCHEMA, WEB_SEARCH_SCHEMA
 from hermes_nb.errors import ProviderAuthError
-from hermes_nb.image_provider import ImageGenProvider, save_b64_image, success_response
-from hermes_nb.registry import image_providers, web_providers
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.plugins.image_provider import ImageGenProvider, save_b64_image, success_response
+from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.tools.builtin import IMAGE_GENERATE_SCHEMA, WEB_EXTRACT_SCHEMA, WEB_SEARCH_SCHEMA
 
 pytest.importorskip("hermes_nb.web")
 pytest.importorskip("hermes_nb.images")

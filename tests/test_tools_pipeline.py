@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from hermes_nb import hooks, tools
+from hermes_nb import tools
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.tool_calls import ahandle_function_call, coerce_args, handle_function_call
+from hermes_nb.plugins import hooks
 from hermes_nb.tools import registry
+from hermes_nb.tools.calls import ahandle_function_call, coerce_args, handle_function_call
 
 TYPED_SCHEMA = {
     "name": "typed",

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from hermes_nb import toolsets
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.tools import registry
+from hermes_nb.tools import registry, toolsets
 
 
 def _noop(args: dict, **kw: object) -> str:

@@ -7,9 +7,10 @@ import socket
 
 import pytest
 
-from hermes_nb import config, url_guard
+from hermes_nb import config
 from hermes_nb.errors import ContentBlockedError, ContentFetchError, InvalidInputError
-from hermes_nb.url_guard import blocked_reason, check_url
+from hermes_nb.net import url_guard
+from hermes_nb.net.url_guard import blocked_reason, check_url
 
 PUBLIC = "93.184.216.34"
 

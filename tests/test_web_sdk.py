@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from hermes_nb import config, errors, web
-from hermes_nb.registry import web_providers
-from hermes_nb.results import (
+from hermes_nb.plugins.registry import web_providers
+from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.web.results import (
     NO_RESULT_FOR_URL,
     CrawlResult,
     ExtractResult,
@@ -20,12 +21,11 @@ from hermes_nb.results import (
     parse_extract_envelope,
     parse_search_envelope,
 )
-from hermes_nb.web_provider import WebSearchProvider
 
 
 @pytest.fixture(autouse=True)
 def no_bundled_plugins(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    import hermes_nb.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
+    import hermes_nb.plugins.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
 
     monkeypatch.setattr(web_providers, "loader", None)
     yield
@@ -318,7 +318,7 @@ def test_read_write_search_expires_after_ttl(engine: Engine, monkeypatch: pytest
     config.set("cache.ttl", 60)
     web.search("q")
     real = time.time
-    monkeypatch.setattr("hermes_nb.store.time.time", lambda: real() + 120)
+    monkeypatch.setattr("hermes_nb.store.database.time.time", lambda: real() + 120)
     assert not web.search("q").cached
     assert len(engine.calls) == 2
 

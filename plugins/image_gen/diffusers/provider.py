@@ -15,12 +15,12 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from hermes_nb import config
-from hermes_nb._state import on_reset
-from hermes_nb.image_provider import (
+from hermes_nb.provider_api import (
     DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
+    config,
     error_response,
+    on_reset,
     resolve_aspect_ratio,
     save_bytes_image,
     success_response,

@@ -13,10 +13,12 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
+    DEFAULT_ASPECT_RATIO,
+    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
+    ImageGenProvider,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
@@ -24,14 +26,11 @@ from hermes_nb.errors import (
     ProviderNotConfiguredError,
     RateLimitedError,
     TimeoutError_,
-)
-from hermes_nb.http_client import RETRY_UNSENT, get_client
-from hermes_nb.image_provider import (
-    DEFAULT_ASPECT_RATIO,
-    ImageGenProvider,
+    config,
     configured_model,
     error_response,
     error_response_for,
+    get_client,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -212,7 +211,7 @@ class FalImageProvider(ImageGenProvider):
         model: str,
     ) -> None:
         """Poll until COMPLETED, backing off from 0.25 s to 2 s, within one overall deadline."""
-        from hermes_nb.progress import progress
+        from hermes_nb.provider_api import progress
 
         interval = POLL_START
         with progress(None, f"fal {model}") as bar:
@@ -268,7 +267,7 @@ def _as_url(source: str) -> str:
     """fal fetches ``image_urls`` itself: public URLs pass; local files and others travel as data URIs."""
     if source.startswith(("https://", "data:")):
         return source
-    from hermes_nb.image_download import read_image_source
+    from hermes_nb.provider_api import read_image_source
 
     return read_image_source(source).data_uri()
 

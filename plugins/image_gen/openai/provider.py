@@ -7,24 +7,23 @@ from typing import Any
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
+    DEFAULT_ASPECT_RATIO,
+    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
+    ImageGenProvider,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
-)
-from hermes_nb.http_client import RETRY_UNSENT, get_client
-from hermes_nb.image_provider import (
-    DEFAULT_ASPECT_RATIO,
-    ImageGenProvider,
+    config,
     configured_model,
     error_response,
     error_response_for,
+    get_client,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -238,7 +237,7 @@ def _estimate_cost(quality: str, size: str) -> dict[str, Any] | None:
 
 
 def _upload_files(sources: list[str]) -> list[tuple[str, tuple[str, bytes, str]]]:
-    from hermes_nb.image_download import read_image_source
+    from hermes_nb.provider_api import read_image_source
 
     files = []
     for source in sources:

@@ -7,23 +7,22 @@ from typing import Any
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
+    DEFAULT_ASPECT_RATIO,
+    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
+    ImageGenProvider,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
     ProviderNotConfiguredError,
     RateLimitedError,
-)
-from hermes_nb.http_client import RETRY_UNSENT, get_client
-from hermes_nb.image_provider import (
-    DEFAULT_ASPECT_RATIO,
-    ImageGenProvider,
+    config,
     configured_model,
     error_response,
     error_response_for,
+    get_client,
     resolve_aspect_ratio,
     save_b64_image,
     success_response,
@@ -142,7 +141,7 @@ class XAIImageProvider(ImageGenProvider):
             body["quality"] = str(options["quality"])
         path = "/images/generations"
         if sources:
-            from hermes_nb.image_download import read_image_source
+            from hermes_nb.provider_api import read_image_source
 
             images = [{"url": read_image_source(s).data_uri(), "type": "image_url"} for s in sources]
             if len(images) == 1:

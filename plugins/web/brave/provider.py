@@ -8,17 +8,17 @@ from typing import Any
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
     HermesError,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    WebSearchProvider,
+    config,
+    get_client,
 )
-from hermes_nb.http_client import get_client
-from hermes_nb.web_provider import WebSearchProvider
 
 KEY_ENV = "BRAVE_SEARCH_API_KEY"
 DEFAULT_BASE_URL = "https://api.search.brave.com"

@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
     ParseError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     RateLimitedError,
     TimeoutError_,
+    WebSearchProvider,
+    config,
 )
-from hermes_nb.web_provider import WebSearchProvider
 
 _WORKER = Path(__file__).with_name("_worker.py")
 _INSTALL_HINT = "pip install ddgs"

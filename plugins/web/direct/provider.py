@@ -5,10 +5,16 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from hermes_nb import config, content, crawler
-from hermes_nb.errors import HermesError
-from hermes_nb.fetch import fetch
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.provider_api import (
+    Document,
+    HermesError,
+    WebSearchProvider,
+    config,
+    convert_fetched,
+    crawl_site,
+    fetch,
+    kind_of,
+)
 
 from . import reader
 
@@ -54,7 +60,7 @@ class DirectProvider(WebSearchProvider):
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         depth = kwargs.get("depth", 2)
-        return crawler.crawl(
+        return crawl_site(
             url,
             depth=depth if isinstance(depth, int) else 2,
             limit=int(kwargs.get("limit", 20)),
@@ -72,7 +78,7 @@ class DirectProvider(WebSearchProvider):
     def _one(self, url: str, prefer_reader: bool) -> dict[str, Any]:
         try:
             fetched = fetch(url, accept=ACCEPT)
-            doc = content.convert_fetched(fetched)
+            doc = convert_fetched(fetched)
         except HermesError as exc:
             return {"url": url, "title": "", "content": "", "raw_content": "", "error": exc.message,
                     "error_code": exc.code}
@@ -88,7 +94,7 @@ class DirectProvider(WebSearchProvider):
         )
         if fetched.redirects:
             meta["redirects"] = list(fetched.redirects)
-        if content.kind_of(fetched.content_type) == "html" and config.get("web.jina_fallback", False):
+        if kind_of(fetched.content_type) == "html" and config.get("web.jina_fallback", False):
             doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader)
         return {
             "url": url,
@@ -100,8 +106,8 @@ class DirectProvider(WebSearchProvider):
 
 
 def _with_reader(
-    doc: content.Document, html: str, final_url: str, meta: dict[str, Any], prefer: bool
-) -> content.Document:
+    doc: Document, html: str, final_url: str, meta: dict[str, Any], prefer: bool
+) -> Document:
     """Jina Reader's version of the page when a trigger fires; the local one on any failure."""
     why = "prefer_reader" if prefer else reader.trigger(html, doc.content)
     if why is None:
@@ -118,4 +124,4 @@ def _with_reader(
     meta["reader"] = "jina"
     meta["reader_reason"] = why
     meta["third_party"] = "the URL was sent to Jina Reader (web.jina_fallback is on)"
-    return content.Document(title=better.title or doc.title, content=better.content, metadata=meta)
+    return Document(title=better.title or doc.title, content=better.content, metadata=meta)

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 
-from hermes_nb import config, content
-from hermes_nb.content import Document
-from hermes_nb.errors import ContentBlockedError, ContentFetchError, HermesError
-from hermes_nb.http_client import get_client
-from hermes_nb.url_guard import check_url
+from hermes_nb.provider_api import (
+    ContentBlockedError,
+    ContentFetchError,
+    Document,
+    HermesError,
+    check_url,
+    config,
+    get_client,
+    html_signals,
+)
 
 DEFAULT_BASE_URL = "https://r.jina.ai"
 KEY_ENV = "JINA_API_KEY"
@@ -28,7 +33,7 @@ def trigger(html: str, extracted: str) -> str | None:
     """Why the local extraction needs help (``short-html`` / ``js-heavy-html``), or None."""
     if len(extracted.strip()) >= SHORT_TEXT:
         return None
-    scripts, visible = content.html_signals(html)
+    scripts, visible = html_signals(html)
     return "js-heavy-html" if scripts > JS_SCRIPTS and visible < SHORT_TEXT else "short-html"
 
 

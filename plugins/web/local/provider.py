@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_nb.store import FILENAME, StoreError, get_store
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.provider_api import STORE_FILENAME as FILENAME
+from hermes_nb.provider_api import StoreError, WebSearchProvider, get_store
 
 MAX_RESULTS = 100
 

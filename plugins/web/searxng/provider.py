@@ -7,10 +7,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import HermesError, InvalidInputError, ParseError, ProviderNotConfiguredError
-from hermes_nb.http_client import get_client
-from hermes_nb.web_provider import WebSearchProvider
+from hermes_nb.provider_api import (
+    HermesError,
+    InvalidInputError,
+    ParseError,
+    ProviderNotConfiguredError,
+    WebSearchProvider,
+    config,
+    get_client,
+)
 
 URL_ENV = "SEARXNG_URL"
 MAX_PAGES = 3  # SearXNG has no count parameter (~10-20 per page); more pages only for big limits

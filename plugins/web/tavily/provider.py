@@ -6,17 +6,17 @@ from typing import Any
 
 import httpx
 
-from hermes_nb import config
-from hermes_nb.errors import (
+from hermes_nb.provider_api import (
     HermesError,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    WebSearchProvider,
+    config,
+    get_client,
 )
-from hermes_nb.http_client import get_client
-from hermes_nb.web_provider import WebSearchProvider
 
 KEY_ENV = "TAVILY_API_KEY"
 BASE_URL_ENV = "TAVILY_BASE_URL"

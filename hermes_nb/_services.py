@@ -1,0 +1,39 @@
+"""Services lower layers need from higher ones, filled in at start-up by ``hermes_nb._wiring``.
+
+A registry must load plugins, the loader must serve the Hermes import names first, the tool
+registry must know the built-in tools, and results must render — all of which live in layers
+above them. They call the slots below instead of importing upwards; ``_wiring`` fills the slots
+with functions that import the real implementation on first use. This module imports nothing of
+hermes_nb, so any layer may use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Services", "services"]
+
+
+def _plain(obj: Any) -> dict[str, Any]:
+    return {"text/plain": repr(obj)}
+
+
+def _nothing(*_args: Any) -> None:
+    return None
+
+
+class Services:
+    """The slots; each has a harmless default so a lower layer works on its own (e.g. in unit tests)."""
+
+    #: ``render(result)`` → IPython mime bundle (the notebook layer's renderer)
+    render: Callable[[Any], dict[str, Any]] = staticmethod(_plain)
+    #: ``load_plugins(capability, name)`` imports the plugins that may provide ``name`` (None: all)
+    load_plugins: Callable[[str, str | None], None] = staticmethod(_nothing)
+    #: ``before_discovery()`` runs before plugins are discovered (serves the Hermes import names)
+    before_discovery: Callable[[], None] = staticmethod(_nothing)
+    #: ``builtin_tools(registry)`` registers the built-in tools into a tool registry
+    builtin_tools: Callable[[Any], None] = staticmethod(_nothing)
+
+
+services = Services()

@@ -1,0 +1,47 @@
+"""The composition root: fills ``hermes_nb._services`` with the higher layers' implementations.
+
+``hermes_nb/__init__`` runs ``wire()`` once. Registries learn how to load plugins, the loader
+learns to serve the Hermes import names first, the tool registry learns the built-in tools, and
+results learn how to render. Each function imports its module on first use, which keeps
+``import hermes_nb`` light; this module sits above every layer, so those imports point down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_nb._services import services
+
+__all__ = ["wire"]
+
+
+def _load_plugins(capability: str, name: str | None) -> None:
+    from hermes_nb.plugins import loader  # on first lookup, not at import
+
+    loader.load_for_lookup(capability, name)
+
+
+def _hermes_names() -> None:
+    from hermes_nb import compat  # the finder is needed only once plugins are discovered
+
+    compat.install()
+
+
+def _builtin_tools(target: Any) -> None:
+    from hermes_nb.tools.builtin import register_builtin_tools  # web and images load on first tool use
+
+    register_builtin_tools(target)
+
+
+def _render(obj: Any) -> dict[str, Any]:
+    from hermes_nb.notebook import rendering  # the renderer only when something is shown
+
+    return rendering.mimebundle(obj)
+
+
+def wire() -> None:
+    """Fill every slot (idempotent)."""
+    services.load_plugins = _load_plugins
+    services.before_discovery = _hermes_names
+    services.builtin_tools = _builtin_tools
+    services.render = _render

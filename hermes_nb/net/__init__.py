@@ -1,0 +1,1 @@
+"""Networking: the shared provider HTTP client (retries, limits, transports) and the guarded fetch (SSRF)."""

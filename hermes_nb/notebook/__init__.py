@@ -1,0 +1,1 @@
+"""The notebook surface: magics, ``%hermes``, rendering, widgets, Markdown and ``{{name}}`` interpolation."""

@@ -1,0 +1,274 @@
+"""Finding plugins: the sources, the directory scan and entry points, merged by key into records.
+
+Nothing here imports plugin code: a scan reads directory entries and manifests only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb._state import on_reset
+from hermes_nb.plugins import registry
+from hermes_nb.plugins.context import Registrations
+from hermes_nb.plugins.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
+
+__all__ = ["ENTRY_POINT_GROUP", "PluginRecord", "bundled_plugins_dir", "discover_records", "truthy"]
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "hermes_agent.plugins"
+_MAX_DEPTH = 2  # a top-level folder without a manifest is a category, scanned one level deeper
+
+
+def truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def bundled_plugins_dir() -> Path | None:
+    """``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins`` (wheel), else repo ``plugins/``."""
+    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
+    if override:
+        return Path(override).expanduser()
+    package = Path(__file__).resolve().parent.parent  # hermes_nb/
+    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@dataclass
+class PluginRecord:
+    """One discovered plugin: its manifest, the gate's verdict and what loading did."""
+
+    manifest: PluginManifest
+    enabled: bool = False
+    reason: str = ""  # why not enabled
+    error: str | None = None  # manifest, import or register() failure
+    loaded: bool = False
+    attempted: bool = False
+    module: Any = None
+    context: Any = None  # the PluginContext of a successful load, kept so it can be undone
+    overrides: list[str] = field(default_factory=list)
+    registered: Registrations = field(default_factory=Registrations)
+
+    @property
+    def key(self) -> str:
+        return self.manifest.key
+
+    @property
+    def category(self) -> str | None:
+        head, sep, _ = self.key.partition("/")
+        return head if sep and self.manifest.source != "entrypoint" else None
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What importing this plugin may add; ``*`` when the plugin declares nothing."""
+        m = self.manifest
+        declared = (
+            ("web", m.provides_web_providers),
+            ("image_gen", m.provides_image_providers),
+            ("tools", m.provides_tools),
+            ("hooks", m.provides_hooks),
+        )
+        caps = {capability for capability, names in declared if names}
+        if self.category:
+            return frozenset(caps | {self.category})
+        if m.source == "entrypoint" or not caps:
+            return frozenset({"*"})
+        return frozenset(caps | {"commands", "magics"})
+
+    def declares(self, kind: str) -> set[str]:
+        m = self.manifest
+        names = m.provides_web_providers if kind == "web" else m.provides_image_providers
+        return {registry.normalize_name(n) for n in names}
+
+    @property
+    def missing_env(self) -> list[str]:
+        return [name for name in self.manifest.env_names if not config.resolve_key(name)]
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return f"error: {self.error}"
+        if not self.enabled:
+            return self.reason
+        missing = self.missing_env
+        state = "loaded" if self.loaded else "enabled (imported on first use)"
+        return f"{state}; unavailable: missing {', '.join(missing)}" if missing else state
+
+    def to_dict(self) -> dict[str, Any]:
+        m, reg = self.manifest, self.registered
+        missing = self.missing_env
+        return {
+            "name": m.name,
+            "key": m.key,
+            "kind": m.kind,
+            "version": m.version,
+            "description": m.description,
+            "author": m.author,
+            "source": m.source,
+            "path": str(m.path or m.entry_point),
+            "enabled": self.enabled,
+            "loaded": self.loaded,
+            "available": self.enabled and not self.error and not missing,
+            "missing_env": missing,
+            "requires_env": m.env_names,
+            "providers": list(reg.providers),
+            "tools": list(reg.tools),
+            "hooks": list(reg.hooks),
+            "commands": list(reg.commands),
+            "magics": list(reg.magics),
+            "skills": list(reg.skills),
+            "error": self.error,
+            "reason": self.reason,
+            "overrides": list(self.overrides),
+            "status": self.status,
+        }
+
+
+def _sources() -> list[tuple[str, Path]]:
+    sources: list[tuple[str, Path]] = []
+    bundled = bundled_plugins_dir()
+    if bundled is not None:
+        sources.append(("bundled", bundled))
+    if truthy(os.environ.get("HERMES_SAFE_MODE")):
+        return sources
+    sources.append(("user", config.get_hermes_home() / "plugins"))
+    if truthy(os.environ.get("HERMES_ENABLE_PROJECT_PLUGINS")):
+        sources.append(("project", Path.cwd() / ".hermes" / "plugins"))
+    return sources
+
+
+def _scan(root: Path, source: str, problems: list[str]) -> list[PluginRecord]:
+    found: list[PluginRecord] = []
+    seen: set[tuple[int, int]] = set()  # (device, inode) of folders visited: symlink loops end here
+
+    def identity(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def walk(directory: str, prefix: tuple[str, ...], depth: int) -> None:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name.startswith((".", "_")):
+                continue
+            try:
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+            ident = identity(entry.path)
+            if ident is None:
+                continue
+            if ident in seen:
+                problem = (
+                    f"skipped {entry.path}: it leads back to a folder already scanned (symlink loop); "
+                    "remove the link"
+                )
+                log.warning(problem)
+                problems.append(problem)
+                continue
+            seen.add(ident)
+            rel = (*prefix, entry.name)
+            manifest_file = find_manifest(entry.path)
+            if manifest_file is None:
+                if depth + 1 < _MAX_DEPTH:
+                    walk(entry.path, rel, depth + 1)
+                continue
+            found.append(_record_for(Path(entry.path), manifest_file, rel, source))
+
+    root_id = identity(str(root))
+    if root_id is not None:
+        seen.add(root_id)
+        walk(str(root), (), 0)
+    return found
+
+
+def _record_for(path: Path, manifest_file: str, rel: tuple[str, ...], source: str) -> PluginRecord:
+    nested_key = "/".join(rel)
+    try:
+        manifest = read_manifest(manifest_file, source=source, directory=path)
+    except ManifestError as exc:
+        bad = PluginManifest(name=rel[-1], source=source, path=path, key=nested_key)
+        log.warning("plugin %s not loaded: %s", nested_key, exc)
+        return PluginRecord(bad, error=str(exc))
+    manifest.key = nested_key if len(rel) > 1 else manifest.name
+    record = PluginRecord(manifest)
+    if not os.path.isfile(os.path.join(path, "__init__.py")):
+        record.error = (
+            f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx)"
+        )
+        log.warning("plugin %s not loaded: %s", manifest.key, record.error)
+    return record
+
+
+_ep_cache: dict[str, Any] = {}
+
+
+def _path_state() -> tuple[tuple[str, int], ...]:
+    state = []
+    for entry in sys.path:
+        try:
+            state.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            state.append((entry, -1))
+    return tuple(state)
+
+
+def _entry_point_records() -> list[PluginRecord]:
+    # Reading every installed distribution's metadata is the slowest part of discovery; installing
+    # or removing a package changes a sys.path folder's mtime, which invalidates this cache.
+    state = _path_state()
+    if _ep_cache.get("state") != state:
+        found = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        _ep_cache.update(state=state, found=found)
+    return [
+        PluginRecord(PluginManifest(name=name, source="entrypoint", key=name, entry_point=value))
+        for name, value in _ep_cache["found"]
+    ]
+
+
+@on_reset
+def _forget_entry_points() -> None:
+    _ep_cache.clear()
+
+
+def _merge(records: dict[str, PluginRecord], record: PluginRecord) -> None:
+    earlier = records.get(record.key)
+    if earlier is not None:
+        where = earlier.manifest.path or earlier.manifest.entry_point
+        record.overrides = [*earlier.overrides, f"{earlier.manifest.source}: {where}"]
+        log.warning(
+            "plugin %s from %s (%s) overrides the one from %s (%s)",
+            record.key,
+            record.manifest.source,
+            record.manifest.path or record.manifest.entry_point,
+            earlier.manifest.source,
+            where,
+        )
+    records[record.key] = record
+
+
+def discover_records(problems: list[str]) -> dict[str, PluginRecord]:
+    """Every plugin of every source by key (later sources win); scan problems go to ``problems``."""
+    records: dict[str, PluginRecord] = {}
+    for source, root in _sources():
+        for record in _scan(root, source, problems):
+            _merge(records, record)
+    if not truthy(os.environ.get("HERMES_SAFE_MODE")):
+        for record in _entry_point_records():
+            _merge(records, record)
+    return records

@@ -1,0 +1,92 @@
+"""Getting image bytes from elsewhere: provider URLs (downloaded at once) and user reference images.
+
+URLs go through ``hermes_nb.net.fetch`` (SSRF guard, redirect checks, size cap); provider URLs are
+often ephemeral (Hermes #13), so they are materialised immediately and never handed to the user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hermes_nb.errors import ContentFetchError, InvalidInputError, ParseError
+
+__all__ = ["MAX_IMAGE_BYTES", "ImageSource", "download_image", "fetch_image_bytes", "read_image_source"]
+
+#: Size cap of one downloaded image (Hermes's ``save_url_image`` limit).
+MAX_IMAGE_BYTES = 25 * 1024 * 1024
+_ACCEPT = "image/png,image/jpeg,image/webp,image/gif;q=0.9,*/*;q=0.1"
+
+
+@dataclass(frozen=True)
+class ImageSource:
+    """Verified image bytes with their MIME type and a file name for multipart uploads."""
+
+    data: bytes
+    mime_type: str
+    filename: str
+
+    def data_uri(self) -> str:
+        import base64
+
+        return f"data:{self.mime_type};base64,{base64.b64encode(self.data).decode('ascii')}"
+
+
+def fetch_image_bytes(url: str, *, timeout: float | None = 60.0, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
+    """Download ``url`` through the guarded fetcher and return verified image bytes."""
+    from hermes_nb.net.fetch import fetch
+    from hermes_nb.store.image_files import decode_b64, verify_image
+
+    if url.startswith("data:"):
+        data = decode_b64(url)
+    else:
+        page = fetch(url, max_bytes=max_bytes, timeout=timeout, accept=_ACCEPT)
+        if page.truncated or len(page.content) > max_bytes:
+            raise ContentFetchError(
+                f"image at {url} is larger than {max_bytes // (1024 * 1024)} MiB; refused", status=page.status
+            )
+        kind = (page.content_type or "").split(";")[0].strip().lower()
+        if kind and not kind.startswith("image/") and kind != "application/octet-stream":
+            raise ContentFetchError(f"{url} returned {kind}, not an image", status=page.status)
+        data = page.content
+    try:
+        verify_image(data)
+    except ParseError as exc:
+        raise ContentFetchError(f"{url} did not return a usable image: {exc}") from exc
+    return data
+
+
+def download_image(
+    url: str,
+    *,
+    prefix: str = "image",
+    timeout: float | None = 60.0,
+    max_bytes: int = MAX_IMAGE_BYTES,
+) -> Path:
+    """Download, verify and save ``url`` atomically in the images cache (Hermes naming); return the path."""
+    from hermes_nb.plugins.image_provider import save_bytes_image
+
+    return save_bytes_image(fetch_image_bytes(url, timeout=timeout, max_bytes=max_bytes), prefix=prefix)
+
+
+def read_image_source(source: str | Path, *, timeout: float | None = 60.0) -> ImageSource:
+    """A reference image from a local path, an http(s) URL or a ``data:`` URI, verified."""
+    from hermes_nb.store.image_files import verify_image
+
+    text = str(source).strip()
+    if text.startswith(("http://", "https://", "data:")):
+        data = fetch_image_bytes(text, timeout=timeout)
+        name = "reference"
+    else:
+        path = Path(text).expanduser()
+        if not path.is_file():
+            raise InvalidInputError(f"reference image {text!r} is not a file, an http(s) URL or a data: URI")
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            raise InvalidInputError(f"reference image {path.name} is larger than 25 MiB")
+        data = path.read_bytes()
+        name = path.stem or "reference"
+    try:
+        info = verify_image(data)
+    except ParseError as exc:
+        raise InvalidInputError(f"reference image {text[:80]!r} is not a usable image: {exc}") from exc
+    return ImageSource(data, info.mime_type, f"{name}.{info.extension}")

@@ -1,0 +1,411 @@
+"""The plugin loader: discovery, the enable/disable gate, lazy import and per-plugin isolation.
+
+Sources, in order (a later source overrides an earlier one by key; the override is recorded on the
+winner and logged):
+
+1. bundled: ``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins/`` (the wheel), else the
+   repository's ``plugins/``;
+2. user: ``$HERMES_HOME/plugins/``;
+3. project: ``./.hermes/plugins/``, only when ``HERMES_ENABLE_PROJECT_PLUGINS`` is truthy;
+4. pip: entry points of group ``hermes_agent.plugins``.
+
+A directory holding ``plugin.yaml``/``plugin.yml`` is a plugin; one without, at the top level, is a
+category (``web/``, ``image_gen/``) scanned one level deeper. Keys are ``<category>/<dir>`` or, for
+flat plugins, the manifest ``name``.
+
+Gate: a key, name or directory name in ``plugins.disabled`` is never loaded (deny wins). Bundled
+plugins (backends and general ones such as the calculator) always load otherwise. Every other
+plugin loads only when listed in ``plugins.enabled``. ``HERMES_SAFE_MODE=1`` skips every
+non-bundled source (Hermes skips all discovery; a notebook still needs its bundled providers).
+
+``discover()`` reads manifests only. Plugin code is imported when its capability is first needed:
+the provider registries call ``ensure_loaded`` before ``get``/``list``, the tool and hook registries
+call ``ensure_loaded("tools")`` / ``ensure_loaded("hooks")``. A plugin whose import or
+``register()`` fails is recorded with its error; every other plugin keeps loading.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import sys
+import threading
+import traceback
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb._services import services
+from hermes_nb._state import on_reset
+from hermes_nb.errors import InvalidInputError
+from hermes_nb.plugins import registry
+from hermes_nb.plugins.context import CliCommand, PluginContext, PluginMagic
+from hermes_nb.plugins.discovery import (
+    ENTRY_POINT_GROUP,
+    PluginRecord,
+    bundled_plugins_dir,
+    discover_records,
+    truthy,
+)
+from hermes_nb.plugins.tool_registry import owner_scope
+from hermes_nb.redaction import redact
+
+__all__ = [
+    "CAPABILITIES",
+    "ENTRY_POINT_GROUP",
+    "PluginManager",
+    "PluginRecord",
+    "bundled_plugins_dir",
+    "disable",
+    "enable",
+    "ensure_loaded",
+    "get_plugin_commands",
+    "get_plugin_magics",
+    "get_plugin_manager",
+    "import_plugin_module",
+    "list_plugins",
+    "load_plugins",
+    "module_name",
+]
+
+log = logging.getLogger(__name__)
+
+CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics")
+NAMESPACE = "hermes_plugins"
+_NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
+
+
+def module_name(key: str) -> str:
+    """Import name of a directory plugin: ``web/my-backend`` → ``hermes_plugins.web__my_backend``."""
+    return f"{NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
+
+
+def _norm(value: object) -> str:
+    return str(value).strip().lower().replace("_", "-")
+
+
+def _listed(key: str) -> set[str]:
+    value = config.get(key) or []
+    return {_norm(v) for v in ([value] if isinstance(value, str) else value)}
+
+
+class PluginManager:
+    """Discovers plugins, applies the gate and imports plugin code on demand."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._records: dict[str, PluginRecord] = {}
+        self._discovered = False
+        self.problems: list[str] = []  # scan issues that belong to no plugin (symlink loops)
+        self.cli_commands: dict[str, CliCommand] = {}
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.magics: dict[str, PluginMagic] = {}
+        self.skills: dict[str, dict[str, Any]] = {}
+        self.middleware: list[tuple[str, Any, str]] = []
+
+    # discovery ---------------------------------------------------------------------------------
+
+    def discover(self, force: bool = False) -> list[PluginRecord]:
+        """Read every manifest (no plugin code runs) and apply the gate; idempotent."""
+        with self._lock:
+            if self._discovered and not force:
+                return list(self._records.values())
+            services.before_discovery()  # the Hermes import names, before any plugin imports
+            problems: list[str] = []
+            records = discover_records(problems)
+            disabled, enabled = _listed("plugins.disabled"), _listed("plugins.enabled")
+            for record in records.values():
+                self._gate(record, disabled, enabled)
+            self._records, self.problems, self._discovered = records, problems, True
+            return list(records.values())
+
+    @staticmethod
+    def _ids(record: PluginRecord) -> set[str]:
+        ids = {_norm(record.key), _norm(record.manifest.name)}
+        if record.manifest.path is not None:
+            ids.add(_norm(record.manifest.path.name))
+        return ids
+
+    def _gate(self, record: PluginRecord, disabled: set[str], enabled: set[str]) -> None:
+        ids = self._ids(record)
+        kind = record.manifest.kind
+        record.enabled, record.reason = False, ""
+        if ids & disabled:
+            record.reason = f"disabled via config (run `hermes-nb plugins enable {record.key}`)"
+        elif kind in _NOT_LOADED_KINDS:
+            record.reason = f"kind '{kind}' plugins are not loaded in notebooks"
+        elif record.manifest.source == "bundled" or ids & enabled:
+            record.enabled = True
+        else:
+            record.reason = f"not enabled (run `hermes-nb plugins enable {record.key}`)"
+
+    # lookup ------------------------------------------------------------------------------------
+
+    def find(self, key_or_name: str) -> PluginRecord | None:
+        """The plugin whose key, name or directory name is ``key_or_name``."""
+        records = self.discover()
+        for record in records:
+            if record.key == key_or_name:
+                return record
+        wanted = _norm(key_or_name)
+        return next((r for r in records if wanted in self._ids(r)), None)
+
+    def category_plugin(self, category: str, slug: str) -> PluginRecord | None:
+        """The directory plugin ``plugins.<category>.<slug>`` names (``-`` in dir names read as ``_``)."""
+        for record in self.discover():
+            path = record.manifest.path
+            if path is not None and record.category == category and path.name.replace("-", "_") == slug:
+                return record
+        return None
+
+    # loading -----------------------------------------------------------------------------------
+
+    def _loadable(self) -> list[PluginRecord]:
+        return [r for r in self.discover() if r.enabled and not r.attempted and not r.error]
+
+    def ensure_loaded(self, capability: str, name: str | None = None) -> None:
+        """Import the enabled plugins that may provide ``capability`` (``name``: that provider only)."""
+        if capability not in CAPABILITIES:
+            raise InvalidInputError(
+                f"unknown capability {capability!r}; use one of {', '.join(CAPABILITIES)}"
+            )
+        with self._lock:
+            candidates = [
+                r for r in self._loadable() if capability in r.capabilities or "*" in r.capabilities
+            ]
+            if name is not None and capability in ("web", "image_gen"):
+                wanted = registry.normalize_name(name)
+                declared = [r for r in candidates if wanted in r.declares(capability)]
+                candidates = declared or [r for r in candidates if not r.declares(capability)]
+            for record in candidates:
+                self.load(record)
+
+    def load_all(self) -> None:
+        with self._lock:
+            for record in self._loadable():
+                self.load(record)
+
+    def load(self, record: PluginRecord) -> PluginRecord:
+        """Import one plugin and call its ``register(ctx)``; failures are recorded, never raised."""
+        with self._lock:
+            if record.attempted or not record.enabled or record.error:
+                return record
+            record.attempted = True
+            ctx = PluginContext(record.manifest, self)
+            try:
+                target = self._import(record)
+                register = getattr(target, "register", None)
+                if register is None and callable(target) and not isinstance(target, ModuleType):
+                    register = target
+                if not callable(register):
+                    where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
+                    raise _NoRegisterError(
+                        f"no register() function in {where}; define `def register(ctx): ...` there"
+                    )
+                with owner_scope(record.key):
+                    register(ctx)
+            except (Exception, SystemExit) as exc:
+                ctx.rollback()
+                self._forget_module(record)
+                record.error = self._describe(record, exc)
+                log.warning("plugin %s disabled: %s", record.key, record.error)
+                if truthy(os.environ.get("HERMES_PLUGINS_DEBUG")):
+                    log.warning("%s", redact("".join(traceback.format_exception(exc))))
+            else:
+                record.loaded = True
+                record.module = target
+            record.registered = ctx.registered
+            record.context = ctx if record.loaded else None
+            return record
+
+    def unload(self, record: PluginRecord) -> None:
+        """Undo what ``register()`` registered; the module stays imported (Python cannot unimport)."""
+        with self._lock:
+            if record.context is not None:
+                record.context.rollback()
+                record.registered = record.context.registered
+            record.context, record.loaded, record.attempted = None, False, False
+
+    @staticmethod
+    def _describe(record: PluginRecord, exc: BaseException) -> str:
+        if isinstance(exc, _NoRegisterError):
+            return str(exc)
+        where = record.manifest.entry_point or record.manifest.path or "?"
+        fix = f"fix the plugin or run `hermes-nb plugins disable {record.key}`"
+        if isinstance(exc, ImportError):
+            top = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+            missing = f" (pip install {top})" if top else ""
+            fix = f"install what it imports{missing}, {fix}"
+        return redact(f"plugin {record.key} ({where}) failed: {type(exc).__name__}: {exc}; {fix}")
+
+    def _import(self, record: PluginRecord) -> Any:
+        manifest = record.manifest
+        if manifest.source == "entrypoint":
+            return EntryPoint(manifest.name, manifest.entry_point, ENTRY_POINT_GROUP).load()
+        return import_plugin_module(record)
+
+    @staticmethod
+    def _forget_module(record: PluginRecord) -> None:
+        if record.manifest.source != "entrypoint":
+            _drop_modules(module_name(record.key))
+
+    # enable / disable --------------------------------------------------------------------------
+
+    def set_enabled(self, key_or_name: str, enabled: bool) -> PluginRecord:
+        """Persist ``plugins.enabled``/``plugins.disabled`` in config.yaml and re-apply the gate."""
+        record = self.find(key_or_name)
+        if record is None:
+            raise InvalidInputError(
+                f"no plugin {key_or_name!r}; run `hermes-nb plugins list` to see the keys"
+            )
+        ids = self._ids(record)
+
+        def current(key: str) -> list[str]:
+            value = config.get(key) or []
+            return [str(v) for v in ([value] if isinstance(value, str) else value) if _norm(v) not in ids]
+
+        keep, drop = (
+            ("plugins.enabled", "plugins.disabled") if enabled else ("plugins.disabled", "plugins.enabled")
+        )
+        values = {keep: [*current(keep), record.key], drop: current(drop)}
+        config.save(values)
+        for key, value in values.items():
+            if config.effective(key).source == "runtime":
+                config.set(key, value)
+        with self._lock:
+            self._gate(record, _listed("plugins.disabled"), _listed("plugins.enabled"))
+            if not record.enabled and record.loaded:
+                self.unload(record)
+        return record
+
+
+class _NoRegisterError(Exception):
+    """A plugin module without a top-level ``register(ctx)``."""
+
+
+def _drop_modules(name: str) -> None:
+    for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        sys.modules.pop(mod, None)
+
+
+def _namespace() -> ModuleType:
+    module = sys.modules.get(NAMESPACE)
+    if module is None:
+        module = ModuleType(NAMESPACE, "Namespace of directory plugins imported by hermes_nb.")
+        module.__path__ = []
+        sys.modules[NAMESPACE] = module
+    return module
+
+
+def import_plugin_module(record: PluginRecord) -> ModuleType:
+    """Import a directory plugin as ``hermes_plugins.<slug>`` (relative imports work); reused if present."""
+    name = module_name(record.key)
+    existing = sys.modules.get(name)
+    if existing is not None:
+        return existing
+    path = record.manifest.path
+    assert path is not None, "directory plugins always have a path"
+    _namespace()
+    spec = importlib.util.spec_from_file_location(
+        name, path / "__init__.py", submodule_search_locations=[str(path)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path / '__init__.py'}", name=name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        _drop_modules(name)
+        raise
+    return module
+
+
+# module-level API ----------------------------------------------------------------------------
+
+_manager: PluginManager | None = None
+_manager_lock = threading.Lock()
+
+
+def get_plugin_manager() -> PluginManager:
+    """The process-wide manager (created on first use; discovery happens lazily)."""
+    global _manager
+    with _manager_lock:
+        if _manager is None:
+            _manager = PluginManager()
+        return _manager
+
+
+def load_plugins(force: bool = False) -> PluginManager:
+    """Discover and import every enabled plugin; ``force=True`` clears the registries and starts over."""
+    if force:
+        with _manager_lock:
+            old = _manager
+        if old is not None:
+            for record in old.discover():
+                old.unload(record)
+        _forget()
+        registry.web_providers.clear()
+        registry.image_providers.clear()
+    manager = get_plugin_manager()
+    manager.discover()
+    manager.load_all()
+    return manager
+
+
+def ensure_loaded(capability: str, name: str | None = None) -> None:
+    """Import the plugins that may provide ``capability`` (web, image_gen, tools, hooks, commands, magics)."""
+    get_plugin_manager().ensure_loaded(capability, name)
+
+
+def list_plugins() -> list[dict[str, Any]]:
+    """Every discovered plugin with its state (enabled, loaded, available, missing env, error, ...)."""
+    return [record.to_dict() for record in get_plugin_manager().discover()]
+
+
+def enable(key: str) -> PluginRecord:
+    """Add ``key`` to ``plugins.enabled`` (and drop it from ``plugins.disabled``) in config.yaml."""
+    return get_plugin_manager().set_enabled(key, True)
+
+
+def disable(key: str) -> PluginRecord:
+    """Add ``key`` to ``plugins.disabled`` in config.yaml; what it registered is removed now."""
+    return get_plugin_manager().set_enabled(key, False)
+
+
+def get_plugin_magics() -> dict[str, PluginMagic]:
+    """Magics registered by plugins (the notebook extension installs them on ``%load_ext``)."""
+    manager = get_plugin_manager()
+    manager.ensure_loaded("magics")
+    return dict(manager.magics)
+
+
+def get_plugin_commands() -> dict[str, CliCommand]:
+    """``hermes-nb`` subcommands registered by plugins."""
+    manager = get_plugin_manager()
+    manager.ensure_loaded("commands")
+    return dict(manager.cli_commands)
+
+
+def load_for_lookup(capability: str, name: str | None) -> None:
+    """``ensure_loaded`` for a registry lookup, which must never fail because discovery did."""
+    try:
+        ensure_loaded(capability, name)
+    except Exception:
+        log.exception("plugin loading for %s %r failed", capability, name)
+
+
+def _forget() -> None:
+    global _manager
+    with _manager_lock:
+        _manager = None
+    _drop_modules(NAMESPACE)
+
+
+@on_reset
+def _reset() -> None:
+    _forget()
+

@@ -1,0 +1,67 @@
+"""Why a provider is unavailable and what fixes it: one answer for errors, ``doctor`` and listings.
+
+Sources, in order: the provider's ``get_setup_schema()`` (``env_vars`` items and an optional
+``"install"`` hint, e.g. ``pip install ...`` or the config key to set) and the ``requires_env`` of
+the plugin manifest that registered it. Only names whose secret is not resolvable are reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_nb import config
+
+__all__ = ["missing_env", "setup_hint"]
+
+_WHERE = "hn.config.set_key(...), the environment or $HERMES_HOME/.env"
+
+
+def _schema(provider: Any) -> dict[str, Any]:
+    try:
+        schema = provider.get_setup_schema() or {}
+    except Exception:  # a broken schema must not break an error message or a listing
+        return {}
+    return schema if isinstance(schema, dict) else {}
+
+
+def _manifest_env(owner: str) -> list[str]:
+    if not owner:
+        return []
+    try:
+        from hermes_nb.plugins import loader
+
+        rows = loader.list_plugins()
+    except Exception:  # no loader (or a broken one): the schema alone still answers
+        return []
+    for row in rows:
+        if owner in (row.get("key"), row.get("name")):
+            names = []
+            for item in row.get("requires_env") or []:
+                name = item.get("name") if isinstance(item, dict) else item
+                if isinstance(name, str) and name:
+                    names.append(name)
+            return names
+    return []
+
+
+def missing_env(provider: Any, owner: str = "") -> list[str]:
+    """Env/secret names ``provider`` (registered by plugin ``owner``) needs and that are not set."""
+    names: list[str] = []
+    for item in _schema(provider).get("env_vars") or []:
+        key = item.get("key") if isinstance(item, dict) else item
+        if isinstance(key, str) and key:
+            names.append(key)
+    names.extend(_manifest_env(owner))
+    return [name for name in dict.fromkeys(names) if not config.resolve_key(name)]
+
+
+def setup_hint(provider: Any, owner: str = "") -> str:
+    """One sentence naming the fix: the variables to set and any install/config step."""
+    parts = []
+    missing = missing_env(provider, owner)
+    if missing:
+        parts.append(f"set {' or '.join(missing)} ({_WHERE})")
+    install = _schema(provider).get("install")
+    if install:
+        parts.append(str(install))
+    return "; ".join(parts) or "check its configuration with `%hermes providers` or `hermes-nb doctor`"

@@ -1,0 +1,124 @@
+"""The provider-author API: everything a web or image provider plugin needs from hermes_nb, in one place.
+
+Bundled plugins import hermes_nb only through this module (and the Hermes import names where they
+mirror a Hermes plugin), and so should third-party ones: the names below are pinned by a test and
+stay stable while the modules behind them move.
+
+    from hermes_nb.provider_api import WebSearchProvider, get_client, config, ProviderAuthError
+
+- base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts)
+- errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
+- HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
+  ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard)
+- keys and settings: ``config.get(key)``, ``config.resolve_key(*names)``, ``get_provider_env(name)``
+- images: Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …) and
+  ``read_image_source`` for reference images
+- content: ``convert_fetched`` (bytes → Markdown), ``Document``, ``crawl_site`` (the built-in crawler)
+- the rest: ``progress`` (a bar only when someone watches), ``on_reset`` (clear caches between tests),
+  ``get_store`` (the local store, for offline providers)
+"""
+
+from __future__ import annotations
+
+from hermes_nb import config
+from hermes_nb._state import on_reset
+from hermes_nb.errors import (
+    ContentBlockedError,
+    ContentError,
+    ContentFetchError,
+    ContentPolicyError,
+    HermesError,
+    InvalidInputError,
+    NetworkError,
+    ParseError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderNotConfiguredError,
+    ProviderUnavailableError,
+    RateLimitedError,
+    TimeoutError_,
+    TransportError,
+    error_for_status,
+    error_from_code,
+)
+from hermes_nb.net.fetch import FetchedContent, fetch
+from hermes_nb.net.http_client import RETRY_UNSENT, HttpClient, get_client
+from hermes_nb.net.url_guard import check_url
+from hermes_nb.plugins.image_download import read_image_source
+from hermes_nb.plugins.image_provider import (
+    DEFAULT_ASPECT_RATIO,
+    VALID_ASPECT_RATIOS,
+    ImageGenProvider,
+    configured_model,
+    error_response,
+    error_response_for,
+    resolve_aspect_ratio,
+    save_b64_image,
+    save_bytes_image,
+    save_url_image,
+    success_response,
+)
+from hermes_nb.plugins.web_provider import WebSearchProvider, get_provider_env
+from hermes_nb.progress import progress
+from hermes_nb.store import FILENAME as STORE_FILENAME
+from hermes_nb.store import StoreError, get_store
+from hermes_nb.web.content import Document, convert_fetched, html_signals, kind_of
+from hermes_nb.web.crawler import crawl as crawl_site
+
+__all__ = [
+    # base classes
+    "WebSearchProvider",
+    "ImageGenProvider",
+    # errors
+    "HermesError",
+    "InvalidInputError",
+    "ProviderError",
+    "ProviderNotConfiguredError",
+    "ProviderAuthError",
+    "RateLimitedError",
+    "ProviderUnavailableError",
+    "ParseError",
+    "TransportError",
+    "NetworkError",
+    "TimeoutError_",
+    "ContentError",
+    "ContentBlockedError",
+    "ContentFetchError",
+    "ContentPolicyError",
+    "StoreError",
+    "error_for_status",
+    "error_from_code",
+    # HTTP
+    "HttpClient",
+    "get_client",
+    "RETRY_UNSENT",
+    "FetchedContent",
+    "fetch",
+    "check_url",
+    # keys and settings
+    "config",
+    "get_provider_env",
+    # images
+    "VALID_ASPECT_RATIOS",
+    "DEFAULT_ASPECT_RATIO",
+    "resolve_aspect_ratio",
+    "configured_model",
+    "save_b64_image",
+    "save_bytes_image",
+    "save_url_image",
+    "success_response",
+    "error_response",
+    "error_response_for",
+    "read_image_source",
+    # content
+    "Document",
+    "convert_fetched",
+    "html_signals",
+    "kind_of",
+    "crawl_site",
+    # the rest
+    "progress",
+    "on_reset",
+    "get_store",
+    "STORE_FILENAME",
+]

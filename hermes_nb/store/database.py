@@ -1,0 +1,467 @@
+"""The embedded SQLite store under ``$HERMES_HOME``: cache, pages (FTS5), image provenance, batch jobs.
+
+One file, ``$HERMES_HOME/hermes_nb.sqlite3``, in WAL mode. Each thread gets its own connection;
+writes are serialised by a lock so concurrent writers from a thread pool never see "database is
+locked". A damaged or locked file raises ``StoreError`` naming the file and the fix; it never
+takes the kernel down. Nothing secret is written: image parameters whose names look like
+secrets are dropped and every string passes through ``redaction.redact``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb._state import on_reset
+from hermes_nb.errors import InvalidInputError, StoreError
+from hermes_nb.redaction import is_secret_name, redact
+from hermes_nb.web.results import SearchHit
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "FILENAME",
+    "KINDS",
+    "StoreError",
+    "Store",
+    "get_store",
+    "record_image",
+    "search_pages",
+    "index_folder",
+]
+
+SCHEMA_VERSION = 1
+FILENAME = "hermes_nb.sqlite3"
+#: What ``clear(kind)`` accepts.
+KINDS = ("cache", "pages", "images", "batch")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cache (
+    key TEXT PRIMARY KEY, kind TEXT NOT NULL, provider TEXT NOT NULL, value TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pages (
+    id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, title TEXT NOT NULL DEFAULT '',
+    content TEXT NOT NULL DEFAULT '', metadata TEXT NOT NULL DEFAULT '{}', provider TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT 'web', fetched REAL NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5(
+    title, content, content='pages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS pages_ai AFTER INSERT ON pages BEGIN
+    INSERT INTO pages_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS pages_ad AFTER DELETE ON pages BEGIN
+    INSERT INTO pages_fts(pages_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS pages_au AFTER UPDATE ON pages BEGIN
+    INSERT INTO pages_fts(pages_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+    INSERT INTO pages_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TABLE IF NOT EXISTS images (
+    id INTEGER PRIMARY KEY, created REAL NOT NULL, provider TEXT, model TEXT, prompt TEXT, seed INTEGER,
+    aspect_ratio TEXT, n INTEGER, path TEXT, duration_s REAL, params TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS images_lookup ON images(provider, model, prompt);
+CREATE TABLE IF NOT EXISTS batch_items (
+    job TEXT NOT NULL, idx INTEGER NOT NULL, item_key TEXT NOT NULL, status TEXT NOT NULL,
+    result TEXT, error TEXT, updated REAL NOT NULL, PRIMARY KEY (job, idx)
+);
+"""
+
+_IMAGE_COLUMNS = ("provider", "model", "prompt", "seed", "aspect_ratio", "n", "path", "duration_s")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_TAG = re.compile(r"<[^>]+>")
+_SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.IGNORECASE | re.DOTALL)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+
+class Store:
+    """Access to one store file; safe to share between threads."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else config.get_hermes_home() / FILENAME
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._connections: list[sqlite3.Connection] = []
+        self._schema_ready = False
+
+    # -- connections ---------------------------------------------------------------------
+
+    def _fail(self, exc: BaseException) -> StoreError:
+        reason = getattr(exc, "sqlite_errorname", "") or type(exc).__name__
+        return StoreError(
+            f"the hermes_nb store {self.path} cannot be used ({reason}). If another process holds it, "
+            "close that process; if the file is damaged, move it away or delete it "
+            "(it only holds caches and history) and run again",
+        )
+
+    def _connect(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            if not self._schema_ready:
+                with self._write_lock:
+                    self._migrate(conn)
+        except (sqlite3.Error, OSError) as exc:
+            if conn is not None:
+                conn.close()
+            raise self._fail(exc) from exc
+        self._local.conn = conn
+        with self._write_lock:
+            self._connections.append(conn)
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        with conn:
+            conn.executescript(_SCHEMA)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                conn.execute(
+                    "INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the hermes_nb store {self.path} was written by a newer hermes_nb "
+                    f"(schema {row[0]} > {SCHEMA_VERSION}); upgrade hermes_nb or move the file away"
+                )
+        self._schema_ready = True
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            yield conn
+        except sqlite3.Error as exc:
+            raise self._fail(exc) from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        with self._write_lock:
+            try:
+                with conn:
+                    yield conn
+            except sqlite3.Error as exc:
+                raise self._fail(exc) from exc
+
+    def close(self) -> None:
+        """Close every connection this store opened (any thread)."""
+        with self._write_lock:
+            for conn in self._connections:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
+            self._connections.clear()
+        self._local = threading.local()
+
+    @property
+    def schema_version(self) -> int:
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return int(row[0])
+
+    # -- cache of searches and crawls ----------------------------------------------------
+
+    def cache_get(self, key: str, *, max_age: float | None = None) -> tuple[Any, str, float] | None:
+        """``(value, provider, created)`` for ``key``, or None when missing or older than ``max_age``."""
+        with self._read() as conn:
+            row = conn.execute("SELECT value, provider, created FROM cache WHERE key = ?", (key,)).fetchone()
+        if row is None or (max_age is not None and time.time() - row["created"] > max_age):
+            return None
+        return json.loads(row["value"]), row["provider"], row["created"]
+
+    def cache_put(self, key: str, kind: str, provider: str, value: Any) -> None:
+        text = redact(json.dumps(value, ensure_ascii=False, default=str))
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO cache(key, kind, provider, value, created) VALUES (?, ?, ?, ?, ?)",
+                (key, kind, provider, text, time.time()),
+            )
+
+    # -- pages ---------------------------------------------------------------------------
+
+    def put_page(
+        self,
+        url: str,
+        title: str,
+        content: str,
+        *,
+        metadata: dict[str, Any] | None = None,
+        provider: str = "",
+        source: str = "web",
+    ) -> None:
+        """Insert or replace the full text of ``url`` (indexed for ``search_pages``)."""
+        meta = redact(json.dumps(metadata or {}, ensure_ascii=False, default=str))
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO pages(url, title, content, metadata, provider, source, fetched) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(url) DO UPDATE SET title = excluded.title, "
+                "content = excluded.content, metadata = excluded.metadata, provider = excluded.provider, "
+                "source = excluded.source, fetched = excluded.fetched",
+                (url, title, content, meta, provider, source, time.time()),
+            )
+
+    def get_page(self, url: str) -> dict[str, Any] | None:
+        """The stored page ``{"url","title","content","metadata","provider","source","fetched"}``."""
+        with self._read() as conn:
+            row = conn.execute("SELECT * FROM pages WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return None
+        page = dict(row)
+        page.pop("id", None)
+        page["metadata"] = json.loads(page["metadata"] or "{}")
+        return page
+
+    def has_pages(self) -> bool:
+        with self._read() as conn:
+            return conn.execute("SELECT 1 FROM pages LIMIT 1").fetchone() is not None
+
+    def search_pages(self, query: str, limit: int = 10) -> list[SearchHit]:
+        """Full-text search (BM25) over stored pages: every word first, any word when that finds nothing."""
+        words = _WORD.findall(query or "")
+        if not words:
+            return []
+        quoted = ['"' + w.replace('"', '""') + '"' for w in words]
+        sql = (
+            "SELECT p.url, p.title, snippet(pages_fts, 1, '', '', ' … ', 24) AS snip "
+            "FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
+            "ORDER BY bm25(pages_fts, 5.0, 1.0), p.url LIMIT ?"
+        )
+        with self._read() as conn:
+            rows = conn.execute(sql, (" AND ".join(quoted), int(limit))).fetchall()
+            if not rows and len(quoted) > 1:
+                rows = conn.execute(sql, (" OR ".join(quoted), int(limit))).fetchall()
+        return [
+            SearchHit(
+                title=r["title"] or r["url"],
+                url=r["url"],
+                description=" ".join(r["snip"].split()),
+                position=i,
+            )
+            for i, r in enumerate(rows, start=1)
+        ]
+
+    def index_folder(
+        self,
+        path: str | Path,
+        patterns: Sequence[str] = ("*.md", "*.txt", "*.html"),
+        *,
+        max_bytes: int = 5_000_000,
+    ) -> int:
+        """Add the files under ``path`` matching ``patterns`` to the page index; returns how many."""
+        root = Path(path).expanduser()
+        if not root.is_dir():
+            raise InvalidInputError(f"index_folder: {root} is not a directory")
+        count = 0
+        seen: set[Path] = set()
+        for pattern in patterns:
+            for file in sorted(root.rglob(pattern)):
+                real = file.resolve()
+                if real in seen or not file.is_file() or file.stat().st_size > max_bytes:
+                    continue
+                seen.add(real)
+                raw = file.read_bytes().decode("utf-8", errors="replace")
+                title, text = _file_text(file, raw)
+                self.put_page(
+                    real.as_uri(),
+                    title,
+                    text,
+                    metadata={"path": str(real)},
+                    provider="local",
+                    source="folder",
+                )
+                count += 1
+        return count
+
+    # -- images --------------------------------------------------------------------------
+
+    def record_image(self, provenance: dict[str, Any]) -> None:
+        """Keep one generated image's provenance (never a secret: secret-named keys are dropped)."""
+        clean = _scrub(provenance)
+        columns = {name: clean.pop(name, None) for name in _IMAGE_COLUMNS}
+        if columns["path"] is not None:
+            columns["path"] = str(columns["path"])
+        created = clean.pop("created", None)
+        created_ts = created if isinstance(created, (int, float)) else time.time()
+        if created is not None and not isinstance(created, (int, float)):
+            clean["created"] = created
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO images(created, provider, model, prompt, seed, aspect_ratio, n, path, "
+                "duration_s, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (created_ts, *[columns[name] for name in _IMAGE_COLUMNS], json.dumps(clean, default=str)),
+            )
+
+    def find_images(self, limit: int = 50, **criteria: Any) -> list[dict[str, Any]]:
+        """Recorded images, newest first, filtered by equality on provenance columns."""
+        unknown = set(criteria) - set(_IMAGE_COLUMNS)
+        if unknown:
+            raise InvalidInputError(
+                f"find_images: unknown field(s) {sorted(unknown)}; use {list(_IMAGE_COLUMNS)}"
+            )
+        where = " AND ".join(f"{name} IS ?" for name in criteria) or "1"
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT * FROM images WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
+                (*criteria.values(), int(limit)),
+            ).fetchall()
+        out = []
+        for row in rows:
+            item = dict(row)
+            item["params"] = json.loads(item["params"] or "{}")
+            out.append(item)
+        return out
+
+    # -- batch jobs ----------------------------------------------------------------------
+
+    def batch_done(self, job: str) -> dict[int, dict[str, Any]]:
+        """Finished items of ``job`` by index: ``{"item_key", "status", "result", "error"}``."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT idx, item_key, status, result, error FROM batch_items WHERE job = ?", (job,)
+            ).fetchall()
+        return {
+            r["idx"]: {
+                "item_key": r["item_key"],
+                "status": r["status"],
+                "result": json.loads(r["result"]) if r["result"] is not None else None,
+                "error": json.loads(r["error"]) if r["error"] is not None else None,
+            }
+            for r in rows
+        }
+
+    def batch_put(
+        self, job: str, idx: int, item_key: str, status: str, result: Any = None, error: Any = None
+    ) -> None:
+        result_text = None if result is None else redact(json.dumps(result, ensure_ascii=False, default=str))
+        error_text = None if error is None else redact(json.dumps(error, ensure_ascii=False, default=str))
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO batch_items(job, idx, item_key, status, result, error, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (job, idx, item_key, status, result_text, error_text, time.time()),
+            )
+
+    def batch_jobs(self) -> dict[str, dict[str, int]]:
+        """``{job: {status: count}}`` for every persisted batch job."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT job, status, COUNT(*) AS n FROM batch_items GROUP BY job, status"
+            ).fetchall()
+        jobs: dict[str, dict[str, int]] = {}
+        for r in rows:
+            jobs.setdefault(r["job"], {})[r["status"]] = r["n"]
+        return jobs
+
+    # -- housekeeping --------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Row counts per table, the file path and its size in bytes."""
+        with self._read() as conn:
+            counts = {
+                "searches": conn.execute("SELECT COUNT(*) FROM cache WHERE kind = 'search'").fetchone()[0],
+                "cache_entries": conn.execute("SELECT COUNT(*) FROM cache").fetchone()[0],
+                "pages": conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0],
+                "images": conn.execute("SELECT COUNT(*) FROM images").fetchone()[0],
+                "batch_items": conn.execute("SELECT COUNT(*) FROM batch_items").fetchone()[0],
+            }
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        return {"path": str(self.path), "bytes": size, **counts}
+
+    def clear(self, kind: str | None = None) -> None:
+        """Forget ``kind`` (one of ``KINDS``) or everything."""
+        if kind is not None and kind not in KINDS:
+            raise InvalidInputError(
+                f"clear(kind={kind!r}): use one of {', '.join(KINDS)} or None for everything"
+            )
+        tables = {"cache": "cache", "pages": "pages", "images": "images", "batch": "batch_items"}
+        with self._write() as conn:
+            for name in [kind] if kind else list(KINDS):
+                conn.execute(f"DELETE FROM {tables[name]}")
+
+
+def _scrub(provenance: dict[str, Any]) -> dict[str, Any]:
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return redact(value)
+        if isinstance(value, dict):
+            return {str(k): clean(v) for k, v in value.items() if not is_secret_name(str(k))}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value]
+        if isinstance(value, (int, float, bool)) or value is None:
+            return value
+        return redact(str(value))
+
+    result = clean(dict(provenance))
+    assert isinstance(result, dict)
+    return result
+
+
+def _file_text(file: Path, raw: str) -> tuple[str, str]:
+    """Title and plain text of an indexed file (HTML tags stripped, Markdown kept as is)."""
+    if file.suffix.lower() in (".html", ".htm"):
+        match = _HTML_TITLE.search(raw)
+        title = html.unescape(" ".join(_TAG.sub(" ", match.group(1)).split())) if match else ""
+        text = _TAG.sub(" ", _SCRIPT.sub(" ", raw))
+        text = html.unescape(re.sub(r"[ \t]+", " ", text))
+        text = "\n".join(line.strip() for line in text.splitlines() if line.strip())
+        return title or file.stem, text
+    for line in raw.splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip() or file.stem, raw
+    return file.stem, raw
+
+
+_stores: dict[Path, Store] = {}
+_stores_lock = threading.Lock()
+
+
+def get_store() -> Store:
+    """The store of the current ``$HERMES_HOME`` (one per file per process)."""
+    path = config.get_hermes_home() / FILENAME
+    with _stores_lock:
+        store = _stores.get(path)
+        if store is None:
+            store = _stores[path] = Store(path)
+        return store
+
+
+def record_image(provenance: dict[str, Any]) -> None:
+    """Keep a generated image's provenance in the store (called by ``hermes_nb.images``)."""
+    get_store().record_image(provenance)
+
+
+def search_pages(query: str, limit: int = 10) -> list[SearchHit]:
+    """FTS5 search over extracted pages and indexed folders."""
+    return get_store().search_pages(query, limit)
+
+
+def index_folder(path: str | Path, patterns: Sequence[str] = ("*.md", "*.txt", "*.html")) -> int:
+    """Add local files to the page index so the ``local`` provider finds them offline."""
+    return get_store().index_folder(path, patterns)
+
+
+@on_reset
+def _close_stores() -> None:
+    with _stores_lock:
+        for store in _stores.values():
+            store.close()
+        _stores.clear()

@@ -1,0 +1,424 @@
+"""Typed results of web calls (search, extract, crawl) and converters from Hermes envelopes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, overload
+from urllib.parse import urlsplit
+
+from hermes_nb._services import services
+from hermes_nb.errors import InvalidInputError, ParseError, ProviderError
+
+__all__ = [
+    "SearchHit",
+    "Attempt",
+    "SearchResult",
+    "Page",
+    "ExtractResult",
+    "CrawlResult",
+    "parse_search_envelope",
+    "parse_extract_envelope",
+    "parse_crawl_envelope",
+    "to_record",
+    "page_from_record",
+    "search_result_from_record",
+    "extract_result_from_record",
+    "NO_RESULT_FOR_URL",
+]
+
+#: Per-URL error when an extract backend silently drops a URL (Hermes's wording).
+NO_RESULT_FOR_URL = "Extract backend returned no result for this URL"
+
+
+def _mimebundle(obj: object) -> Any:
+    return services.render(obj)
+
+
+def _require_pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as exc:
+        raise InvalidInputError("to_pandas() needs pandas: pip install pandas") from exc
+    return pandas
+
+
+@dataclass
+class SearchHit:
+    """One search result."""
+
+    title: str
+    url: str
+    description: str
+    position: int
+
+    @property
+    def domain(self) -> str:
+        host = urlsplit(self.url).hostname or ""
+        return host[4:] if host.startswith("www.") else host
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "url": self.url,
+            "description": self.description,
+            "position": self.position,
+        }
+
+
+@dataclass
+class Attempt:
+    """One provider tried by selection: ``code`` is None when it answered."""
+
+    provider: str
+    code: str | None
+    message: str
+    elapsed_s: float
+
+    def __repr__(self) -> str:
+        outcome = "ok" if self.code is None else self.code
+        return f"Attempt({self.provider}: {outcome})"
+
+
+@dataclass
+class SearchResult:
+    """Hits of one search, with the provider that answered and what was tried."""
+
+    query: str
+    hits: list[SearchHit]
+    provider: str
+    attempts: list[Attempt] = field(default_factory=list)
+    duration_s: float = 0.0
+    limit: int = 5
+    effective_limit: int = 5
+    cached: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def envelope(self) -> dict[str, Any]:
+        """The Hermes search envelope ``{"success": True, "data": {"web": [...]}}``."""
+        return {"success": True, "data": {"web": [hit.to_dict() for hit in self.hits]}}
+
+    def __iter__(self) -> Iterator[SearchHit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    @overload
+    def __getitem__(self, index: int) -> SearchHit: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[SearchHit]: ...
+    def __getitem__(self, index: int | slice) -> SearchHit | list[SearchHit]:
+        return self.hits[index]
+
+    @property
+    def urls(self) -> list[str]:
+        return [hit.url for hit in self.hits]
+
+    def to_pandas(self) -> Any:
+        """A DataFrame with columns position, title, url, domain, description, provider, query."""
+        pd = _require_pandas()
+        rows = [
+            {**hit.to_dict(), "domain": hit.domain, "provider": self.provider, "query": self.query}
+            for hit in self.hits
+        ]
+        columns = ["position", "title", "url", "domain", "description", "provider", "query"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def __repr__(self) -> str:
+        flag = ", cached" if self.cached else ""
+        return f"SearchResult(query={self.query!r}, hits={len(self.hits)}, provider={self.provider!r}{flag})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
+        return _mimebundle(self)
+
+
+@dataclass
+class Page:
+    """One extracted (or crawled) page; ``error`` set when this URL failed."""
+
+    url: str
+    title: str = ""
+    content: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    error_code: str | None = None
+    truncated: bool = False
+    total_chars: int = 0
+    full_text_path: str | None = None
+    raw_content: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The Hermes per-URL dict ``{"url","title","content","raw_content","metadata","error"}``."""
+        return {
+            "url": self.url,
+            "title": self.title,
+            "content": self.content,
+            "raw_content": self.raw_content if self.raw_content is not None else self.content,
+            "metadata": dict(self.metadata),
+            "error": self.error,
+        }
+
+    def __repr__(self) -> str:
+        if self.error is not None:
+            return f"Page(url={self.url!r}, error={self.error_code or 'error'})"
+        cut = ", truncated" if self.truncated else ""
+        return f"Page(url={self.url!r}, title={self.title!r}, chars={len(self.content)}{cut})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
+        return _mimebundle(self)
+
+
+class _Pages:
+    """Sequence behaviour shared by extract and crawl results."""
+
+    pages: list[Page]
+
+    def __iter__(self) -> Iterator[Page]:
+        return iter(self.pages)
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    @overload
+    def __getitem__(self, index: int) -> Page: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Page]: ...
+    def __getitem__(self, index: int | slice) -> Page | list[Page]:
+        return self.pages[index]
+
+    @property
+    def errors(self) -> list[Page]:
+        return [page for page in self.pages if page.error is not None]
+
+    def to_pandas(self) -> Any:
+        """A DataFrame with columns url, title, chars, truncated, error_code, error, full_text_path."""
+        pd = _require_pandas()
+        rows = [
+            {
+                "url": p.url,
+                "title": p.title,
+                "chars": p.total_chars or len(p.content),
+                "truncated": p.truncated,
+                "error_code": p.error_code,
+                "error": p.error,
+                "full_text_path": p.full_text_path,
+                "content": p.content,
+            }
+            for p in self.pages
+        ]
+        columns = ["url", "title", "chars", "truncated", "error_code", "error", "full_text_path", "content"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
+        return _mimebundle(self)
+
+
+@dataclass(repr=False)
+class ExtractResult(_Pages):
+    """Pages of one extract call, in the order of the input URLs."""
+
+    pages: list[Page]
+    provider: str
+    attempts: list[Attempt] = field(default_factory=list)
+    duration_s: float = 0.0
+    cached: bool = False
+
+    @property
+    def envelope(self) -> list[dict[str, Any]]:
+        return [page.to_dict() for page in self.pages]
+
+    def __repr__(self) -> str:
+        flag = ", cached" if self.cached else ""
+        return (
+            f"ExtractResult(pages={len(self.pages)}, errors={len(self.errors)}, "
+            f"provider={self.provider!r}{flag})"
+        )
+
+
+@dataclass(repr=False)
+class CrawlResult(_Pages):
+    """Pages reached by one crawl, breadth-first from ``start_url``."""
+
+    start_url: str
+    pages: list[Page]
+    provider: str
+    attempts: list[Attempt] = field(default_factory=list)
+    duration_s: float = 0.0
+    cached: bool = False
+
+    @property
+    def envelope(self) -> dict[str, Any]:
+        return {"results": [page.to_dict() for page in self.pages]}
+
+    def __repr__(self) -> str:
+        flag = ", cached" if self.cached else ""
+        return (
+            f"CrawlResult(start_url={self.start_url!r}, pages={len(self.pages)}, "
+            f"provider={self.provider!r}{flag})"
+        )
+
+
+# --- envelopes -> typed values -------------------------------------------------------------
+
+
+def _failure(env: Any, provider: str) -> None:
+    if isinstance(env, dict) and env.get("success") is False:
+        message = str(env.get("error") or "provider reported failure without a message")
+        raise ProviderError(f"{provider}: {message}", provider=provider, retryable=True)
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def parse_search_envelope(env: Any, provider: str, limit: int) -> tuple[list[SearchHit], dict[str, Any]]:
+    """Hits from a Hermes search envelope plus its ``data`` extras (``effective_limit``, ``warnings``)."""
+    _failure(env, provider)
+    extras: dict[str, Any] = {}
+    items: Any
+    if isinstance(env, dict):
+        data = env.get("data", env)
+        if isinstance(data, dict):
+            items = data.get("web", data.get("results", []))
+            extras = {k: v for k, v in data.items() if k not in ("web", "results")}
+        else:
+            items = data
+        for key in ("warning", "warnings"):
+            if key in env and key not in extras:
+                extras[key] = env[key]
+    elif isinstance(env, list):
+        items = env
+    else:
+        raise ParseError(
+            f"{provider} returned {type(env).__name__}, not a search envelope", provider=provider
+        )
+    if not isinstance(items, list):
+        raise ParseError(
+            f"{provider} returned a search envelope whose 'web' is not a list", provider=provider
+        )
+    hits: list[SearchHit] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        url = _text(item.get("url") or item.get("link") or item.get("href"))
+        if not url:
+            continue
+        title = _text(item.get("title")) or url
+        description = _text(
+            item.get("description") or item.get("snippet") or item.get("content") or item.get("body")
+        )
+        hits.append(SearchHit(title=title, url=url, description=description, position=0))
+        if len(hits) >= limit:
+            break
+    for index, hit in enumerate(hits, start=1):
+        hit.position = index
+    return hits, extras
+
+
+def _page_from_item(item: dict[str, Any], url: str) -> Page:
+    error = item.get("error")
+    raw_meta = item.get("metadata")
+    metadata: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, dict) else {}
+    if item.get("blocked_by_policy"):
+        metadata = {**metadata, "blocked_by_policy": item["blocked_by_policy"]}
+    content = item.get("content")
+    raw = item.get("raw_content")
+    return Page(
+        url=url,
+        title=_text(item.get("title")),
+        content=content if isinstance(content, str) else "",
+        raw_content=raw if isinstance(raw, str) and raw else None,
+        metadata=dict(metadata),
+        error=str(error) if error else None,
+        error_code=str(item.get("code") or item.get("error_code") or "CONTENT_FETCH_FAILED")
+        if error
+        else None,
+    )
+
+
+def _rows(env: Any, provider: str) -> list[Any]:
+    _failure(env, provider)
+    if isinstance(env, list):
+        return env
+    if isinstance(env, dict):
+        for key in ("data", "results"):
+            value = env.get(key)
+            if isinstance(value, list):
+                return value
+            if isinstance(value, dict) and isinstance(value.get("results"), list):
+                return list(value["results"])
+    raise ParseError(f"{provider} returned {type(env).__name__}, not an extract envelope", provider=provider)
+
+
+def parse_extract_envelope(env: Any, urls: Sequence[str], provider: str = "provider") -> list[Page]:
+    """Pages in input order from a bare list, ``{"data": [...]}`` or ``{"results": [...]}``."""
+    rows = [row for row in _rows(env, provider) if isinstance(row, dict)]
+    by_url: dict[str, list[dict[str, Any]]] = {}
+    unmatched: list[dict[str, Any]] = []
+    for row in rows:
+        key = _text(row.get("url"))
+        if key:
+            by_url.setdefault(key, []).append(row)
+        else:
+            unmatched.append(row)
+    pages: list[Page] = []
+    for index, url in enumerate(urls):
+        candidates = by_url.get(url) or by_url.get(url.rstrip("/")) or by_url.get(url + "/")
+        if candidates:
+            pages.append(_page_from_item(candidates.pop(0), url))
+        elif index < len(rows) and not _text(rows[index].get("url")) and rows[index] in unmatched:
+            # Rows without a URL are matched by position, as Hermes re-interleaves by index.
+            unmatched.remove(rows[index])
+            pages.append(_page_from_item(rows[index], url))
+        else:
+            pages.append(Page(url=url, error=NO_RESULT_FOR_URL, error_code="CONTENT_FETCH_FAILED"))
+    return pages
+
+
+def parse_crawl_envelope(env: Any, provider: str = "provider") -> list[Page]:
+    """Pages from ``{"results": [...]}`` (or a bare list), in the order the provider gave them."""
+    pages = []
+    for row in _rows(env, provider):
+        if isinstance(row, dict) and _text(row.get("url")):
+            pages.append(_page_from_item(row, _text(row["url"])))
+    return pages
+
+
+def to_record(result: SearchResult | ExtractResult | CrawlResult) -> dict[str, Any]:
+    """A JSON-safe dict of a web result (batch jobs persist these)."""
+    return asdict(result)
+
+
+def _attempts(rows: Any) -> list[Attempt]:
+    return [Attempt(**row) for row in rows or []]
+
+
+def page_from_record(data: dict[str, Any]) -> Page:
+    """A ``Page`` from its ``asdict`` form (unknown keys ignored)."""
+    return Page(**{k: v for k, v in data.items() if k in Page.__dataclass_fields__})
+
+
+def _pages(rows: Any) -> list[Page]:
+    return [page_from_record(row) for row in rows or []]
+
+
+def search_result_from_record(data: dict[str, Any]) -> SearchResult:
+    """Inverse of ``to_record`` for a ``SearchResult``."""
+    fields = {k: v for k, v in data.items() if k in SearchResult.__dataclass_fields__}
+    fields["hits"] = [SearchHit(**hit) for hit in data.get("hits") or []]
+    fields["attempts"] = _attempts(data.get("attempts"))
+    return SearchResult(**fields)
+
+
+def extract_result_from_record(data: dict[str, Any]) -> ExtractResult:
+    """Inverse of ``to_record`` for an ``ExtractResult``."""
+    fields = {k: v for k, v in data.items() if k in ExtractResult.__dataclass_fields__}
+    fields["pages"] = _pages(data.get("pages"))
+    fields["attempts"] = _attempts(data.get("attempts"))
+    return ExtractResult(**fields)
