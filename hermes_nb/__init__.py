@@ -24,7 +24,7 @@ _EXPORTS: dict[str, str] = {
     "extract_many": "hermes_nb.batch:extract_many",
     "imagine": "hermes_nb.images:imagine",
     "aimagine": "hermes_nb.images:aimagine",
-    "imagine_many": "hermes_nb.images:imagine_many",
+    "imagine_many": "hermes_nb.batch:imagine_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     # namespaces
     "config": "hermes_nb.config",
@@ -86,9 +86,9 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from hermes_nb import config, errors, store, testing, tools
-    from hermes_nb.batch import extract_many, search_many
+    from hermes_nb.batch import extract_many, imagine_many, search_many
     from hermes_nb.errors import HermesError
-    from hermes_nb.images import aimagine, imagine, imagine_many
+    from hermes_nb.images import aimagine, imagine
     from hermes_nb.images.results import ImageGallery, ImageResult
     from hermes_nb.notebook.magics import load_ipython_extension, unload_ipython_extension
     from hermes_nb.plugins import hooks

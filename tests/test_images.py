@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from hermes_nb import config, images
+from hermes_nb import batch, config, images
 from hermes_nb.errors import (
     CacheMissError,
     ContentBlockedError,
@@ -397,7 +397,7 @@ def test_aimagine(fake: FakeProvider) -> None:
 def test_imagine_many_keeps_order_and_errors(fake: FakeProvider) -> None:
     from hermes_nb.batch import BatchError
 
-    out = images.imagine_many(["one", "", "three"], concurrency=2, progress=False, seed=4)
+    out = batch.imagine_many(["one", "", "three"], concurrency=2, progress=False, seed=4)
     assert isinstance(out[0], ImageResult) and out[0].prompt == "one" and out[0].seed == 4
     assert isinstance(out[1], BatchError) and out[1].code == "INVALID_INPUT"
     assert isinstance(out[2], ImageResult) and out[2].prompt == "three"
@@ -405,12 +405,12 @@ def test_imagine_many_keeps_order_and_errors(fake: FakeProvider) -> None:
 
 def test_imagine_many_frame_and_resumable_job(fake: FakeProvider) -> None:
     pytest.importorskip("pandas")
-    frame = images.imagine_many(["a", "b"], n=2, as_frame=True, progress=False)
+    frame = batch.imagine_many(["a", "b"], n=2, as_frame=True, progress=False)
     assert list(frame["prompt"]) == ["a", "a", "b", "b"] and list(frame["index"]) == [0, 1, 0, 1]
     assert frame["path"].map(lambda p: Path(p).is_file()).all()
-    first = images.imagine_many(["x", "y"], job="nightly", progress=False)
+    first = batch.imagine_many(["x", "y"], job="nightly", progress=False)
     calls = len(fake.calls)
-    again = images.imagine_many(["x", "y"], job="nightly", progress=False)
+    again = batch.imagine_many(["x", "y"], job="nightly", progress=False)
     assert len(fake.calls) == calls  # finished prompts are not generated twice
     assert [r.path for r in again] == [r.path for r in first] and all(r.cached for r in again)
 

@@ -12,7 +12,7 @@ import pytest
 from hermes_nb import config, errors
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
-from hermes_nb.web import selection
+from hermes_nb.web import listing, selection
 
 
 @pytest.fixture(autouse=True)
@@ -260,7 +260,7 @@ def test_auto_falls_back_on_each_retryable_code(failure: errors.HermesError) -> 
 
 
 def test_failure_envelope_and_untyped_exceptions_fall_back() -> None:
-    from hermes_nb.web.results import parse_search_envelope
+    from hermes_nb.web.envelopes import parse_search_envelope
 
     add(
         Fake("env", tier="commercial", envelope={"success": False, "error": "quota exhausted"}),
@@ -385,7 +385,7 @@ def test_describe_rows() -> None:
         Fake("direct", tier="keyless", keyless=True, available=False, caps=("extract", "crawl")),
         Fake("ddgs", tier="keyless", keyless=True),
     )
-    rows = {row.name: row for row in selection.describe()}
+    rows = {row.name: row for row in listing.describe()}
     assert rows["brave"].available is False
     assert rows["brave"].why_not.startswith("set BRAVE_SEARCH_API_KEY (hn.config.set_key(")
     assert rows["direct"].capabilities == ("extract", "crawl") and rows["direct"].available

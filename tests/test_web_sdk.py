@@ -13,13 +13,12 @@ import pytest
 from hermes_nb import config, errors, web
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.web.envelopes import parse_extract_envelope, parse_search_envelope
 from hermes_nb.web.results import (
     NO_RESULT_FOR_URL,
     CrawlResult,
     ExtractResult,
     SearchResult,
-    parse_extract_envelope,
-    parse_search_envelope,
 )
 
 

@@ -1,7 +1,7 @@
 """The image layer: the ``hn.imagine`` facade, provider selection and typed image results.
 
-``sdk`` (``imagine`` / ``aimagine``), ``selection`` (the one image-provider resolver), ``results``
-(``ImageResult`` and ``ImageGallery``).
+``sdk`` (``imagine`` / ``aimagine``; ``imagine_many`` is in ``hermes_nb.batch``), ``selection``
+(the one image-provider resolver), ``results`` (``ImageResult`` and ``ImageGallery``).
 """
 
 from hermes_nb.images.sdk import (
@@ -10,7 +10,6 @@ from hermes_nb.images.sdk import (
     error_from_envelope,
     from_record,
     imagine,
-    imagine_many,
     provenance_of,
     resolve_image_provider,
     resolve_model,
@@ -20,7 +19,6 @@ from hermes_nb.images.sdk import (
 __all__ = [
     "imagine",
     "aimagine",
-    "imagine_many",
     "resolve_image_provider",
     "describe_image_providers",
     "resolve_model",

@@ -1,4 +1,4 @@
-"""The image SDK: ``imagine`` / ``aimagine`` / ``imagine_many``.
+"""The image SDK: ``imagine`` / ``aimagine`` (``imagine_many`` is in ``hermes_nb.batch``).
 
 Which provider answers is decided by ``hermes_nb.images.selection`` (one rule for the SDK, the
 ``image_generate`` tool and the magics). Every image ends as a verified file in
@@ -10,15 +10,12 @@ request and never calls a provider.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import functools
 import hashlib
 import json
 import logging
 import time
 import uuid
 import warnings
-from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -62,7 +59,6 @@ from hermes_nb.store.image_files import (
 __all__ = [
     "imagine",
     "aimagine",
-    "imagine_many",
     "resolve_image_provider",
     "describe_image_providers",
     "resolve_model",
@@ -372,79 +368,3 @@ async def aimagine(
     return await asyncio.to_thread(
         imagine, prompt, aspect_ratio, model, backend, n, seed, reference_images, **options
     )
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, ImageGallery):
-        return {"gallery": [to_record(r) for r in value]}
-    return to_record(value) if isinstance(value, ImageResult) else value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and "gallery" in value:
-        return ImageGallery([from_record(r) for r in value["gallery"]])
-    return from_record(value) if isinstance(value, dict) else value
-
-
-def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for prompt, result in zip(prompts, results, strict=True):
-        if isinstance(result, (ImageResult, ImageGallery)):
-            for index, image in enumerate(result if isinstance(result, ImageGallery) else [result]):
-                cost = image.cost or {}
-                rows.append(
-                    {"prompt": prompt, "index": index, "provider": image.provider, "model": image.model,
-                     "path": str(image.path), "width": image.width, "height": image.height,
-                     "seed": image.seed, "cost_usd": cost.get("usd"), "cost_estimated": cost.get("estimated"),
-                     "duration_s": image.duration_s, "error_code": None, "error": None}
-                )  # fmt: skip
-        else:
-            rows.append(
-                {"prompt": prompt, "index": 0, "error_code": getattr(result, "code", None),
-                 "error": getattr(result, "message", None)}
-            )  # fmt: skip
-    return rows
-
-
-IMAGE_COLUMNS = [
-    "prompt", "index", "provider", "model", "path", "width", "height", "seed", "cost_usd", "cost_estimated",
-    "duration_s", "error_code", "error",
-]  # fmt: skip
-
-
-def imagine_many(
-    prompts: Iterable[str],
-    aspect_ratio: str = "landscape",
-    *,
-    model: str | None = None,
-    backend: str | None = None,
-    n: int = 1,
-    seed: int | None = None,
-    executor: concurrent.futures.Executor | None = None,
-    concurrency: int = 4,
-    progress: bool | None = None,
-    as_frame: bool = False,
-    job: str | None = None,
-    **options: Any,
-) -> Any:
-    """``imagine`` for each prompt with bounded concurrency, results in input order.
-
-    A failed prompt is a ``hermes_nb.batch.BatchError`` row. ``executor`` takes any
-    ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
-    interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
-    """
-    from hermes_nb.batch import run_batch
-
-    todo = list(prompts)
-    one = functools.partial(
-        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **options
-    )
-    results = run_batch(
-        one, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
-        desc="imagine", encode=_encode, decode=_decode,
-    )  # fmt: skip
-    if not as_frame:
-        return results
-    import pandas as pd
-
-    return pd.DataFrame(_rows(todo, results), columns=IMAGE_COLUMNS)

@@ -105,9 +105,9 @@ def _cmd_providers(args: list[str]) -> Any:
 
     rows: list[list[Any]] = []
     if "web" in kinds:
-        from hermes_nb.web import selection
+        from hermes_nb.web import listing
 
-        for row in selection.describe():
+        for row in listing.describe():
             mark = "✅" if row.available else f"❌ {row.why_not}"
             chosen = ", ".join(row.selected_for) or "–"
             rows.append(["web", row.name, ", ".join(row.capabilities), mark, chosen])

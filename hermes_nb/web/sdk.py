@@ -23,6 +23,7 @@ from hermes_nb._async import acall_maybe_async, call_maybe_async
 from hermes_nb.errors import CacheMissError, HermesError, InvalidInputError
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.web import longtext, selection
+from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
 from hermes_nb.web.results import (
     Attempt,
     CrawlResult,
@@ -31,9 +32,6 @@ from hermes_nb.web.results import (
     SearchHit,
     SearchResult,
     page_from_record,
-    parse_crawl_envelope,
-    parse_extract_envelope,
-    parse_search_envelope,
 )
 
 __all__ = [

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from hermes_nb import config
@@ -39,7 +38,6 @@ from hermes_nb.web.results import Attempt
 __all__ = [
     "CAPABILITIES",
     "TIERS",
-    "ProviderRow",
     "configured_backend",
     "tier_of",
     "is_available",
@@ -48,7 +46,6 @@ __all__ = [
     "resolve",
     "run",
     "arun",
-    "describe",
 ]
 
 T = TypeVar("T")
@@ -355,51 +352,3 @@ async def arun(
             break
         return value, walk.succeeded(provider), walk.attempts
     raise walk.error()
-
-
-@dataclass(frozen=True)
-class ProviderRow:
-    """One line of ``%hermes providers``."""
-
-    name: str
-    display_name: str
-    capabilities: tuple[str, ...]
-    available: bool
-    why_not: str
-    tier: str
-    plugin: str
-    selected_for: tuple[str, ...] = ()
-
-
-def describe() -> list[ProviderRow]:
-    """Every web provider with its capabilities, availability (and why not), tier and plugin."""
-    first: dict[str, list[str]] = {}
-    for capability in CAPABILITIES:
-        try:
-            first.setdefault(normalize_name(resolve(capability).name), []).append(capability)
-        except HermesError:
-            pass
-    rows = []
-    for provider in web_providers.list():
-        name = normalize_name(provider.name)
-        available = is_available(provider)
-        why = ""
-        if not available:
-            why = setup_hint(provider, web_providers.owner(name))
-        try:
-            display = str(provider.display_name)
-        except Exception:
-            display = name
-        rows.append(
-            ProviderRow(
-                name=name,
-                display_name=display,
-                capabilities=tuple(c for c in CAPABILITIES if supports(provider, c)),
-                available=available,
-                why_not=why,
-                tier=tier_of(provider),
-                plugin=web_providers.owner(name),
-                selected_for=tuple(first.get(name, ())),
-            )
-        )
-    return rows

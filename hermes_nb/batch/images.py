@@ -1,0 +1,88 @@
+"""``imagine_many``: image generation over the batch runner, as results or a DataFrame (one row per image)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+from hermes_nb.batch.runner import run_batch
+from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
+from hermes_nb.images.sdk import imagine
+
+__all__ = ["imagine_many", "IMAGE_COLUMNS"]
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, ImageGallery):
+        return {"gallery": [to_record(r) for r in value]}
+    return to_record(value) if isinstance(value, ImageResult) else value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict) and "gallery" in value:
+        return ImageGallery([from_record(r) for r in value["gallery"]])
+    return from_record(value) if isinstance(value, dict) else value
+
+
+def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for prompt, result in zip(prompts, results, strict=True):
+        if isinstance(result, (ImageResult, ImageGallery)):
+            for index, image in enumerate(result if isinstance(result, ImageGallery) else [result]):
+                cost = image.cost or {}
+                rows.append(
+                    {"prompt": prompt, "index": index, "provider": image.provider, "model": image.model,
+                     "path": str(image.path), "width": image.width, "height": image.height,
+                     "seed": image.seed, "cost_usd": cost.get("usd"), "cost_estimated": cost.get("estimated"),
+                     "duration_s": image.duration_s, "error_code": None, "error": None}
+                )  # fmt: skip
+        else:
+            rows.append(
+                {"prompt": prompt, "index": 0, "error_code": getattr(result, "code", None),
+                 "error": getattr(result, "message", None)}
+            )  # fmt: skip
+    return rows
+
+
+IMAGE_COLUMNS = [
+    "prompt", "index", "provider", "model", "path", "width", "height", "seed", "cost_usd", "cost_estimated",
+    "duration_s", "error_code", "error",
+]  # fmt: skip
+
+
+def imagine_many(
+    prompts: Iterable[str],
+    aspect_ratio: str = "landscape",
+    *,
+    model: str | None = None,
+    backend: str | None = None,
+    n: int = 1,
+    seed: int | None = None,
+    executor: concurrent.futures.Executor | None = None,
+    concurrency: int = 4,
+    progress: bool | None = None,
+    as_frame: bool = False,
+    job: str | None = None,
+    **options: Any,
+) -> Any:
+    """``imagine`` for each prompt with bounded concurrency, results in input order.
+
+    A failed prompt is a ``hermes_nb.batch.BatchError`` row. ``executor`` takes any
+    ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
+    interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
+    """
+    todo = list(prompts)
+    one = functools.partial(
+        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **options
+    )
+    results = run_batch(
+        one, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
+        desc="imagine", encode=_encode, decode=_decode,
+    )  # fmt: skip
+    if not as_frame:
+        return results
+    import pandas as pd
+
+    return pd.DataFrame(_rows(todo, results), columns=IMAGE_COLUMNS)
