@@ -302,5 +302,5 @@ def unload_ipython_extension(ip: Any) -> None:
     _current = None
     from hermes_nb.notebook import rendering
 
-    rendering.set_options(**rendering._DEFAULTS)
+    rendering.set_options(**rendering.DEFAULTS)
     _fire("session_end")

@@ -1,0 +1,169 @@
+"""Search results, extracted pages and crawls as escaped static HTML and deterministic ``text/plain``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hermes_nb.notebook._html import (
+    BADGE,
+    BOX,
+    CARD,
+    HEAD,
+    MUTED,
+    RANK,
+    attempts_text,
+    domain_of,
+    esc,
+    link_html,
+    max_results,
+    options,
+    provenance_html,
+    shorten,
+)
+from hermes_nb.notebook.markdown import markdown_to_html
+
+# --------------------------------------------------------------------------- search
+
+
+def _search_text(res: Any) -> str:
+    hits = list(getattr(res, "hits", []) or [])
+    head = f"SearchResult(query={res.query!r}, provider={res.provider!r}, hits={len(hits)})"
+    shown = hits[: max_results()]
+    lines = [head]
+    for hit in shown:
+        lines.append(f"{hit.position:>3}. {shorten(hit.title, 90)}")
+        lines.append(f"     {hit.url}")
+    if len(hits) > len(shown):
+        lines.append(f"     … and {len(hits) - len(shown)} more (r.hits, r.to_pandas())")
+    return "\n".join(lines)
+
+
+def _search_html(res: Any) -> str:
+    hits = list(getattr(res, "hits", []) or [])
+    shown = hits[: max_results()]
+    cards = []
+    for hit in shown:
+        domain = getattr(hit, "domain", None) or domain_of(hit.url)
+        cards.append(
+            f'<li style="{CARD}"><span style="{RANK}">{int(hit.position)}</span>'
+            f"{link_html(hit.url, hit.title or hit.url)}"
+            f'<div style="{MUTED}">{esc(domain)}</div>'
+            f'<div style="margin-top:2px">{esc(shorten(hit.description, 400))}</div></li>'
+        )
+    hidden = len(hits) - len(shown)
+    more = f'<div style="{MUTED}">… and {hidden} more</div>' if hidden > 0 else ""
+    empty = f'<div style="{MUTED}">no results</div>' if not hits else ""
+    badges = f'<span style="{BADGE}">{esc(res.provider)}</span>'
+    if getattr(res, "cached", False):
+        badges += f' <span style="{BADGE}">cached</span>'
+    tried = attempts_text(getattr(res, "attempts", []))
+    return (
+        f'<div class="hermes-nb hermes-nb-search" style="{BOX}">'
+        f'<div style="{HEAD}">🔎 {esc(res.query)} {badges}</div>'
+        f'<ol style="list-style:none;padding:0;margin:0">{"".join(cards)}</ol>{more}{empty}'
+        + provenance_html(
+            f"{len(hits)} result(s) from {esc(res.provider)}",
+            f"tried {esc(tried)}" if tried and "→" in tried else "",
+            duration=getattr(res, "duration_s", None),
+        )
+        + "</div>"
+    )
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def _page_text(page: Any) -> str:
+    if getattr(page, "error", None):
+        return f"  ! {page.url}: {getattr(page, 'error_code', None) or 'ERROR'}: {shorten(page.error, 160)}"
+    total = getattr(page, "total_chars", 0) or len(page.content or "")
+    flag = ", truncated" if getattr(page, "truncated", False) else ""
+    label = f"{shorten(page.title, 80)} ({page.url})" if page.title else page.url
+    return f"  - {label}: {total} chars{flag}"
+
+
+def _first_heading(markdown: str) -> str:
+    for line in (markdown or "").splitlines()[:40]:
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+    return ""
+
+
+def _page_html(page: Any, *, open_: bool) -> str:
+    title = page.title or _first_heading(page.content) or page.url
+    head = (
+        f'<div style="{HEAD}">📄 {link_html(page.url, title)}</div>'
+        f'<div style="{MUTED}">{esc(domain_of(page.url))}</div>'
+    )
+    if getattr(page, "error", None):
+        code = getattr(page, "error_code", None) or "ERROR"
+        return f'<div style="{CARD}">{head}<div>⚠️ <code>{esc(code)}</code> {esc(page.error)}</div></div>'
+    content = page.content or ""
+    limit = int(options["preview_chars"])
+    body = markdown_to_html(content[:limit])
+    total = getattr(page, "total_chars", 0) or len(content)
+    footer = []
+    if len(content) > limit:
+        footer.append(f"showing {limit:,} of {len(content):,} characters inline (page.content has them all)")
+    if getattr(page, "truncated", False):
+        where = getattr(page, "full_text_path", None)
+        stored = f"; full text stored as {esc(Path(where).name)}" if where else ""
+        footer.append(f"truncated: {len(content):,} of {total:,} characters kept{stored}")
+    foot = f'<div style="{MUTED};margin-top:4px">✂️ {"; ".join(footer)}</div>' if footer else ""
+    summary = f'<summary style="cursor:pointer;{MUTED}">{total:,} characters</summary>'
+    return (
+        f'<div style="{CARD}">{head}<details{" open" if open_ else ""}>{summary}'
+        f'<div style="margin-top:4px">{body}</div></details>{foot}</div>'
+    )
+
+
+def _single_page_text(page: Any) -> str:
+    return "Page\n" + _page_text(page)
+
+
+def _single_page_html(page: Any) -> str:
+    return f'<div class="hermes-nb hermes-nb-page" style="{BOX}">{_page_html(page, open_=True)}</div>'
+
+
+def _extract_text(res: Any) -> str:
+    pages = list(res.pages)
+    lines = [f"ExtractResult(provider={res.provider!r}, pages={len(pages)})"]
+    lines += [_page_text(p) for p in pages]
+    return "\n".join(lines)
+
+
+def _extract_html(res: Any) -> str:
+    pages = list(res.pages)
+    cards = "".join(_page_html(p, open_=i == 0) for i, p in enumerate(pages))
+    ok = sum(1 for p in pages if not getattr(p, "error", None))
+    return (
+        f'<div class="hermes-nb hermes-nb-extract" style="{BOX}">{cards}'
+        + provenance_html(
+            f"{ok} of {len(pages)} page(s) extracted by {esc(res.provider)}",
+            duration=getattr(res, "duration_s", None),
+        )
+        + "</div>"
+    )
+
+
+def _crawl_text(res: Any) -> str:
+    pages = list(res.pages)
+    lines = [f"CrawlResult(start_url={res.start_url!r}, provider={res.provider!r}, pages={len(pages)})"]
+    lines += [_page_text(p) for p in pages]
+    return "\n".join(lines)
+
+
+def _crawl_html(res: Any) -> str:
+    pages = list(res.pages)
+    cards = "".join(_page_html(p, open_=False) for p in pages)
+    return (
+        f'<div class="hermes-nb hermes-nb-crawl" style="{BOX}">'
+        f'<div style="{HEAD}">🕸️ crawl of {link_html(res.start_url, res.start_url)}</div>{cards}'
+        + provenance_html(
+            f"{len(pages)} page(s) by {esc(res.provider)}", duration=getattr(res, "duration_s", None)
+        )
+        + "</div>"
+    )
+
+
