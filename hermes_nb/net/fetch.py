@@ -23,9 +23,9 @@ import httpx
 from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import ContentFetchError, TimeoutError_
+from hermes_nb.net._headers import user_agent
 from hermes_nb.net._sniff import detect_charset, detect_content_type
 from hermes_nb.net._transports import as_async_transport, as_sync_transport
-from hermes_nb.net.http_client import user_agent
 from hermes_nb.net.url_guard import GuardedURL, Resolver, check_url
 
 __all__ = [

@@ -32,6 +32,7 @@ import httpx
 from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import HermesError, ParseError, error_for_status
+from hermes_nb.net._headers import body_excerpt, register_request_secrets, user_agent
 from hermes_nb.net._limits import Slots, TokenBucket
 from hermes_nb.net._retry import (
     BACKOFF_BASE,
@@ -43,7 +44,6 @@ from hermes_nb.net._retry import (
     safe_url,
 )
 from hermes_nb.net._transports import as_async_transport, as_sync_transport, decoded_headers
-from hermes_nb.redaction import is_secret_name, redact, register_secret
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
@@ -68,48 +68,6 @@ _lock = threading.Lock()
 _clients: dict[str, HttpClient] = {}
 _transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None
 _generation = 0
-
-
-def user_agent() -> str:
-    """``hermes_nb/<version> (+https://github.com/hermes-nb/hermes_nb)``."""
-    try:
-        from importlib.metadata import version
-
-        ver = version("hermes_nb")
-    except Exception:  # not installed (source checkout): still name the project
-        ver = "0+unknown"
-    return f"hermes_nb/{ver} (+https://github.com/hermes-nb/hermes_nb)"
-
-
-def _excerpt(resp: httpx.Response, limit: int = 200) -> str:
-    try:
-        text = resp.content[: limit * 4].decode(resp.encoding or "utf-8", errors="replace")
-    except (LookupError, httpx.HTTPError):
-        return ""
-    text = " ".join(text.split())
-    return redact(text[:limit] + ("…" if len(text) > limit else ""))
-
-
-def _pairs(values: Any) -> list[tuple[str, Any]]:
-    if not values:
-        return []
-    if isinstance(values, (Mapping, httpx.Headers, httpx.QueryParams)):
-        return [(str(k), v) for k, v in values.items()]
-    if isinstance(values, (list, tuple)):
-        return [(str(p[0]), p[1]) for p in values if isinstance(p, (list, tuple)) and len(p) == 2]
-    return []
-
-
-def _register_request_secrets(*groups: Any) -> None:
-    """Remember credential values a caller passes directly, so no error or log can show them."""
-    for group in groups:
-        for name, value in _pairs(group):
-            if not isinstance(value, str) or len(value) < 6 or not is_secret_name(name):
-                continue
-            register_secret(value)
-            scheme, _, token = value.partition(" ")
-            if token and scheme.lower() in ("bearer", "key", "basic", "token"):
-                register_secret(token.strip())
 
 
 def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
@@ -220,7 +178,7 @@ class HttpClient:
                 429: "rate limited; try again later"}
         where = f"{method} {safe_url(resp.request.url)}"
         message = f"{self.provider}: HTTP {status} {resp.reason_phrase} from {where}"
-        excerpt = _excerpt(resp)
+        excerpt = body_excerpt(resp)
         if excerpt:
             message += f": {excerpt}"
         if status in hint:
@@ -290,7 +248,7 @@ class HttpClient:
         whole call may take, waits and retries included (default: ``web.deadline``, but never less
         than ``timeout``). ``max_bytes`` caps the decoded body (default ``max_response_bytes``).
         """
-        _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
+        register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
         call = Call(self, method, url, timeout, deadline, retry, error_map)
         cap = self._cap(max_bytes)
         client = self._sync_client()
@@ -336,7 +294,7 @@ class HttpClient:
                        error_map: ErrorMap | None = None, retry: bool | str = True,
                        max_bytes: int | None = None) -> httpx.Response:
         """Async twin of ``request`` (same retries, limits and errors)."""
-        _register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
+        register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
         call = Call(self, method, url, timeout, deadline, retry, error_map)
         cap = self._cap(max_bytes)
         client = self._async_client()
@@ -383,7 +341,7 @@ class HttpClient:
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(
                 f"{self.provider}: invalid JSON in the HTTP {resp.status_code} response from "
-                f"{safe_url(resp.request.url)} ({type(exc).__name__}): {_excerpt(resp, 120)}",
+                f"{safe_url(resp.request.url)} ({type(exc).__name__}): {body_excerpt(resp, 120)}",
                 provider=self.provider, status=resp.status_code,
             ) from None
 

@@ -26,10 +26,8 @@ call ``ensure_loaded("tools")`` / ``ensure_loaded("hooks")``. A plugin whose imp
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
-import sys
 import threading
 import traceback
 from importlib.metadata import EntryPoint
@@ -50,6 +48,7 @@ from hermes_nb.plugins.discovery import (
     discover_records,
     truthy,
 )
+from hermes_nb.plugins.modules import NAMESPACE, drop_modules, import_plugin_module, module_name
 from hermes_nb.plugins.tool_registry import owner_scope
 from hermes_nb.redaction import redact
 
@@ -74,13 +73,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics")
-NAMESPACE = "hermes_plugins"
 _NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
-
-
-def module_name(key: str) -> str:
-    """Import name of a directory plugin: ``web/my-backend`` → ``hermes_plugins.web__my_backend``."""
-    return f"{NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
 
 
 def _norm(value: object) -> str:
@@ -250,7 +243,7 @@ class PluginManager:
     @staticmethod
     def _forget_module(record: PluginRecord) -> None:
         if record.manifest.source != "entrypoint":
-            _drop_modules(module_name(record.key))
+            drop_modules(module_name(record.key))
 
     # enable / disable --------------------------------------------------------------------------
 
@@ -284,44 +277,6 @@ class PluginManager:
 
 class _NoRegisterError(Exception):
     """A plugin module without a top-level ``register(ctx)``."""
-
-
-def _drop_modules(name: str) -> None:
-    for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
-        sys.modules.pop(mod, None)
-
-
-def _namespace() -> ModuleType:
-    module = sys.modules.get(NAMESPACE)
-    if module is None:
-        module = ModuleType(NAMESPACE, "Namespace of directory plugins imported by hermes_nb.")
-        module.__path__ = []
-        sys.modules[NAMESPACE] = module
-    return module
-
-
-def import_plugin_module(record: PluginRecord) -> ModuleType:
-    """Import a directory plugin as ``hermes_plugins.<slug>`` (relative imports work); reused if present."""
-    name = module_name(record.key)
-    existing = sys.modules.get(name)
-    if existing is not None:
-        return existing
-    path = record.manifest.path
-    assert path is not None, "directory plugins always have a path"
-    _namespace()
-    spec = importlib.util.spec_from_file_location(
-        name, path / "__init__.py", submodule_search_locations=[str(path)]
-    )
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path / '__init__.py'}", name=name)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        _drop_modules(name)
-        raise
-    return module
 
 
 # module-level API ----------------------------------------------------------------------------
@@ -402,7 +357,7 @@ def _forget() -> None:
     global _manager
     with _manager_lock:
         _manager = None
-    _drop_modules(NAMESPACE)
+    drop_modules(NAMESPACE)
 
 
 @on_reset

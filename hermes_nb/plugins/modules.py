@@ -1,0 +1,57 @@
+"""Importing directory plugins as ``hermes_plugins.<slug>`` modules, so their relative imports work."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+
+from hermes_nb.plugins.discovery import PluginRecord
+
+__all__ = ["NAMESPACE", "module_name", "import_plugin_module", "drop_modules"]
+
+NAMESPACE = "hermes_plugins"
+
+
+def module_name(key: str) -> str:
+    """Import name of a directory plugin: ``web/my-backend`` → ``hermes_plugins.web__my_backend``."""
+    return f"{NAMESPACE}.{key.replace('/', '__').replace('-', '_')}"
+
+
+def drop_modules(name: str) -> None:
+    """Forget ``name`` and its submodules (a failed or unloaded plugin)."""
+    for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        sys.modules.pop(mod, None)
+
+
+def _namespace() -> ModuleType:
+    module = sys.modules.get(NAMESPACE)
+    if module is None:
+        module = ModuleType(NAMESPACE, "Namespace of directory plugins imported by hermes_nb.")
+        module.__path__ = []
+        sys.modules[NAMESPACE] = module
+    return module
+
+
+def import_plugin_module(record: PluginRecord) -> ModuleType:
+    """Import a directory plugin as ``hermes_plugins.<slug>`` (relative imports work); reused if present."""
+    name = module_name(record.key)
+    existing = sys.modules.get(name)
+    if existing is not None:
+        return existing
+    path = record.manifest.path
+    assert path is not None, "directory plugins always have a path"
+    _namespace()
+    spec = importlib.util.spec_from_file_location(
+        name, path / "__init__.py", submodule_search_locations=[str(path)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path / '__init__.py'}", name=name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        drop_modules(name)
+        raise
+    return module
