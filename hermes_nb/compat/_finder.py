@@ -103,7 +103,7 @@ def _image_registry() -> dict[str, Any]:
 
 
 def _tools_registry() -> dict[str, Any]:
-    from hermes_nb import tools
+    from hermes_nb.plugins import tool_registry as tools
 
     return {"registry": tools.registry, "tool_error": tools.tool_error, "tool_result": tools.tool_result}
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from hermes_nb._services import services
+from hermes_nb._version import __version__
 
 __all__ = ["ImageResult", "ImageGallery", "provenance_of", "to_record", "from_record"]
 
@@ -156,8 +157,6 @@ class ImageGallery(Sequence[ImageResult]):
 
 def provenance_of(result: ImageResult) -> dict[str, Any]:
     """The provenance document of ``result`` (never holds a secret)."""
-    from hermes_nb import __version__
-
     return {
         "prompt": result.prompt,
         "provider": result.provider,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hermes_nb.plugins import hooks, tool_registry
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.manifest import PluginManifest
 from hermes_nb.plugins.registry import image_providers, normalize_name, web_providers
@@ -147,13 +148,9 @@ class PluginContext:
             if registry.owner(name) == self.owner:
                 registry.unregister(name)
         if self.registered.tools:
-            from hermes_nb import tools
-
             for tool in self.registered.tools:
-                tools.registry.deregister(tool)
+                tool_registry.registry.deregister(tool)
         if self._hook_objects:
-            from hermes_nb.plugins import hooks
-
             for hook_name, callback in self._hook_objects:
                 hooks.unregister_hook(hook_name, callback)
         for name in self.registered.commands:
@@ -183,14 +180,12 @@ class PluginContext:
         override: bool = False,
         **kwargs: Any,
     ) -> None:
-        from hermes_nb import tools
-
         extra = {k: v for k, v in kwargs.items() if k in _TOOL_EXTRAS}
         if len(extra) != len(kwargs):
             log.warning(
                 "plugin %s: register_tool(%r) ignores %s", self.owner, name, sorted(set(kwargs) - set(extra))
             )
-        added = tools.registry.register(
+        added = tool_registry.registry.register(
             name,
             toolset,
             schema,
@@ -209,8 +204,6 @@ class PluginContext:
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Subscribe to a Hermes hook (unknown names are kept with a warning by ``plugins.hooks``)."""
-        from hermes_nb.plugins import hooks
-
         if not callable(callback):
             log.warning("plugin %s: hook %r callback is not callable; ignored", self.owner, hook_name)
             return
@@ -219,9 +212,7 @@ class PluginContext:
         self._hook_objects.append((hook_name, callback))
 
     def dispatch_tool(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from hermes_nb import tools
-
-        result: str = tools.registry.dispatch(tool_name, args, **kwargs)
+        result: str = tool_registry.registry.dispatch(tool_name, args, **kwargs)
         return result
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:

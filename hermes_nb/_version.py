@@ -1,0 +1,3 @@
+"""The version of hermes_nb (one place; the package metadata reads it from pyproject)."""
+
+__version__ = "0.1.0"
