@@ -1,0 +1,57 @@
+"""The provider-author API is pinned, and bundled plugins import hermes_nb only through it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hermes_nb import provider_api
+
+PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
+
+EXPECTED = {
+    "WebSearchProvider", "ImageGenProvider",
+    "HermesError", "InvalidInputError", "ProviderError", "ProviderNotConfiguredError", "ProviderAuthError",
+    "RateLimitedError", "ProviderUnavailableError", "ParseError", "TransportError", "NetworkError",
+    "TimeoutError_", "ContentError", "ContentBlockedError", "ContentFetchError", "ContentPolicyError",
+    "StoreError", "error_for_status", "error_from_code",
+    "HttpClient", "get_client", "RETRY_UNSENT", "FetchedContent", "fetch", "check_url",
+    "config", "get_provider_env",
+    "VALID_ASPECT_RATIOS", "DEFAULT_ASPECT_RATIO", "resolve_aspect_ratio", "configured_model",
+    "save_b64_image", "save_bytes_image", "save_url_image", "success_response", "error_response",
+    "error_response_for", "read_image_source",
+    "Document", "convert_fetched", "html_signals", "kind_of", "crawl_site",
+    "progress", "on_reset", "get_store", "STORE_FILENAME",
+}  # fmt: skip
+
+
+def test_names_are_pinned() -> None:
+    assert set(provider_api.__all__) == EXPECTED
+
+
+def test_every_name_resolves() -> None:
+    for name in provider_api.__all__:
+        assert getattr(provider_api, name) is not None, name
+
+
+def _hermes_nb_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [n for n in names if n == "hermes_nb" or n.startswith("hermes_nb.")]
+    return found
+
+
+def test_bundled_plugins_import_only_the_provider_api() -> None:
+    offenders = {
+        str(path.relative_to(PLUGINS)): bad
+        for path in sorted(PLUGINS.rglob("*.py"))
+        if (bad := [n for n in _hermes_nb_imports(path) if n != "hermes_nb.provider_api"])
+    }
+    assert offenders == {}, f"bundled plugins must import hermes_nb only via hermes_nb.provider_api: {offenders}"
