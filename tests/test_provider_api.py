@@ -54,4 +54,4 @@ def test_bundled_plugins_import_only_the_provider_api() -> None:
         for path in sorted(PLUGINS.rglob("*.py"))
         if (bad := [n for n in _hermes_nb_imports(path) if n != "hermes_nb.provider_api"])
     }
-    assert offenders == {}, f"bundled plugins must import hermes_nb only via hermes_nb.provider_api: {offenders}"
+    assert offenders == {}, f"bundled plugins must import hermes_nb only via provider_api: {offenders}"
