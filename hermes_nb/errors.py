@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hermes_nb.redaction import redact
+
 __all__ = [
     "HermesError",
     "InvalidInputError",
@@ -69,8 +71,6 @@ class HermesError(Exception):
         retryable: bool | None = None,
         details: dict[str, Any] | None = None,
     ) -> None:
-        from hermes_nb.redaction import redact
-
         self.message = redact(str(message))
         self.provider = provider
         self.plugin = plugin

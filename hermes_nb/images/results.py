@@ -11,6 +11,7 @@ from typing import Any, overload
 
 from hermes_nb._services import services
 from hermes_nb._version import __version__
+from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, recall_verified, thumbnail
 
 __all__ = ["ImageResult", "ImageGallery", "provenance_of", "to_record", "from_record"]
 
@@ -63,8 +64,6 @@ class ImageResult:
 
     def thumbnail_bytes(self, max_px: int = 256, fmt: str = "JPEG") -> bytes:
         """A thumbnail (longest edge ≤ ``max_px``) encoded as JPEG or WebP at quality 80; cached."""
-        from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, recall_verified, thumbnail
-
         key = (int(max_px), fmt.upper())
         with self._lock:
             hit = self._thumbs.get(key)

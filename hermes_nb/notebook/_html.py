@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from hermes_nb import config
 from hermes_nb._state import on_reset
 
 EMBED_MODES = ("thumb", "full", "link")
@@ -60,14 +61,10 @@ def get_options() -> dict[str, Any]:
 def max_results() -> int:
     if options["max_results"] is not None:
         return int(options["max_results"])
-    from hermes_nb import config
-
     return int(config.get("display.max_results", 10))
 
 
 def thumb_px() -> int:
-    from hermes_nb import config
-
     return int(config.get("display.thumbnail_px", 256))
 
 

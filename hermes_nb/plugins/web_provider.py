@@ -18,13 +18,13 @@ from __future__ import annotations
 import abc
 from typing import Any
 
+from hermes_nb.config import resolve_key
+
 __all__ = ["WebSearchProvider", "get_provider_env"]
 
 
 def get_provider_env(name: str) -> str:
     """Hermes helper: a stripped secret/env value (process env, then ``$HERMES_HOME/.env``) or ``""``."""
-    from hermes_nb.config import resolve_key
-
     return resolve_key(name) or ""
 
 

@@ -2,21 +2,29 @@
 
 Schemas and JSON results are Hermes's (search envelope, ``{"results": [...]}`` for extract, the
 image ``success_response`` envelope). Failures come back as ``{"success": false, "error", "code"}``
-(``code`` from ``hermes_nb.errors``) instead of raising. The SDK modules are imported inside the
-handlers, so registering these tools costs nothing.
+(``code`` from ``hermes_nb.errors``) instead of raising. The composition root (``hermes_nb._wiring``)
+registers them on the tool registry's first lookup, the way a plugin's ``register(ctx)`` would.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hermes_nb import images, web
 from hermes_nb.errors import HermesError
+from hermes_nb.images.results import ImageGallery
+from hermes_nb.plugins.image_provider import (
+    error_response,
+    error_type_for,
+    normalize_reference_images,
+    resolve_aspect_ratio,
+)
+from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.plugins.tool_registry import ToolRegistry
+from hermes_nb.plugins.tool_registry import registry as default_registry
 from hermes_nb.redaction import redact
-
-if TYPE_CHECKING:
-    from hermes_nb.tools import ToolRegistry
 
 __all__ = [
     "WEB_SEARCH_SCHEMA",
@@ -148,8 +156,6 @@ def web_search_tool(args: dict[str, Any], **_: Any) -> str:
         return _dumps(_invalid("query is required for web_search"))
     limit = _clamp_int(args.get("limit", 5), 5, 1, 100)
     try:
-        from hermes_nb import web
-
         result = web.search(query, limit=limit)
     except Exception as exc:
         return _dumps(_failure(exc, "Error searching web"))
@@ -157,8 +163,6 @@ def web_search_tool(args: dict[str, Any], **_: Any) -> str:
 
 
 def _web_available(capability: str) -> bool:
-    from hermes_nb.plugins.registry import web_providers
-
     for provider in web_providers.list():
         try:
             if getattr(provider, f"supports_{capability}")() and provider.is_available():
@@ -216,8 +220,6 @@ async def web_extract_tool(args: dict[str, Any], **_: Any) -> str:
     wanted = [u for u in urls if u is not None]
     if wanted:
         try:
-            from hermes_nb import web
-
             result = await web.aextract(wanted, max_chars=max_chars)
         except Exception as exc:
             return _dumps(_failure(exc, "Error extracting content"))
@@ -242,13 +244,6 @@ async def web_extract_tool(args: dict[str, Any], **_: Any) -> str:
 # -- image_generate -------------------------------------------------------------------------------
 def image_generate_tool(args: dict[str, Any], **_: Any) -> str:
     """``image_generate`` handler: Hermes's image envelope (``success``, ``image``, ``model``, ...)."""
-    from hermes_nb.plugins.image_provider import (
-        error_response,
-        error_type_for,
-        normalize_reference_images,
-        resolve_aspect_ratio,
-    )
-
     prompt = str(args.get("prompt") or "").strip()
     aspect_ratio = resolve_aspect_ratio(args.get("aspect_ratio"))
     if not prompt:
@@ -262,8 +257,6 @@ def image_generate_tool(args: dict[str, Any], **_: Any) -> str:
         [*([image_url] if isinstance(image_url, str) else []), *(args.get("reference_image_urls") or [])]
     )
     try:
-        from hermes_nb import images
-
         result = images.imagine(prompt, aspect_ratio=aspect_ratio, reference_images=refs)
     except Exception as exc:
         failure = _failure(exc, "Image generation failed")
@@ -275,15 +268,11 @@ def image_generate_tool(args: dict[str, Any], **_: Any) -> str:
             aspect_ratio=aspect_ratio,
         )
         return _dumps({**envelope, "code": failure["code"]})
-    from hermes_nb.images.results import ImageGallery
-
     first = result[0] if isinstance(result, ImageGallery) else result
     return _dumps(first.envelope)
 
 
 def _image_available() -> bool:
-    from hermes_nb.plugins.registry import image_providers
-
     for provider in image_providers.list():
         try:
             if provider.is_available():
@@ -296,9 +285,7 @@ def _image_available() -> bool:
 def register_builtin_tools(registry: ToolRegistry | None = None) -> None:
     """Register the three built-in tools (owner ``"hermes_nb"``; idempotent)."""
     if registry is None:
-        from hermes_nb.tools import registry as default
-
-        registry = default
+        registry = default_registry
     registry.register(
         "web_search", "web", WEB_SEARCH_SCHEMA, web_search_tool,
         check_fn=lambda: _web_available("search"), emoji="🔍", max_result_size_chars=100_000, owner=OWNER,

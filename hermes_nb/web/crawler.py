@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from hermes_nb import config
 from hermes_nb.errors import ContentError, ContentFetchError, HermesError, InvalidInputError, TransportError
+from hermes_nb.net.fetch import fetch
 from hermes_nb.web import content
 
 __all__ = ["crawl", "normalize_url", "extract_links", "ROBOTS_AGENT"]
@@ -109,8 +110,6 @@ def crawl(
 ) -> dict[str, Any]:
     """Crawl one site breadth-first; failures of the start page raise, later ones become per-page errors."""
     if fetcher is None:
-        from hermes_nb.net.fetch import fetch
-
         fetcher = fetch
     if not isinstance(start_url, str) or urlsplit(start_url.strip()).scheme not in ("http", "https"):
         raise InvalidInputError(f"crawl needs an http(s) start URL, got {start_url!r}")
