@@ -33,7 +33,7 @@ def _out(text: str = "") -> None:
 
 
 def _plugins_list(args: argparse.Namespace) -> int:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     rows = loader.list_plugins()
     if not rows:
@@ -50,7 +50,7 @@ def _plugins_list(args: argparse.Namespace) -> int:
 
 
 def _find_row(key: str) -> dict[str, Any]:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     record = loader.get_plugin_manager().find(key)
     if record is None:
@@ -59,7 +59,7 @@ def _find_row(key: str) -> dict[str, Any]:
 
 
 def _plugins_info(args: argparse.Namespace) -> int:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     manager = loader.get_plugin_manager()
     record = manager.find(args.key)
@@ -84,7 +84,7 @@ def _plugins_info(args: argparse.Namespace) -> int:
 
 
 def _plugins_enable(args: argparse.Namespace) -> int:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     record = loader.enable(args.key)
     _out(f"enabled {record.key} (plugins.enabled in config.yaml)")
@@ -92,7 +92,7 @@ def _plugins_enable(args: argparse.Namespace) -> int:
 
 
 def _plugins_disable(args: argparse.Namespace) -> int:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     record = loader.disable(args.key)
     _out(f"disabled {record.key} (plugins.disabled in config.yaml)")
@@ -103,7 +103,7 @@ def _plugins_disable(args: argparse.Namespace) -> int:
 
 
 def _tools_list(args: argparse.Namespace) -> int:
-    from hermes_nb import tools
+    from hermes_nb import tools  # lazy: a subcommand loads only what it uses
 
     rows = tools.list_tools()
     if not rows:
@@ -117,7 +117,7 @@ def _tools_list(args: argparse.Namespace) -> int:
 
 
 def _tools_call(args: argparse.Namespace) -> int:
-    from hermes_nb import tools
+    from hermes_nb import tools  # lazy: a subcommand loads only what it uses
 
     try:
         payload = json.loads(args.args) if args.args else {}
@@ -140,8 +140,8 @@ def _tools_call(args: argparse.Namespace) -> int:
 
 
 def _config_get(args: argparse.Namespace) -> int:
-    from hermes_nb import config
-    from hermes_nb.redaction import MASK, is_secret_name
+    from hermes_nb import config  # lazy: a subcommand loads only what it uses
+    from hermes_nb.redaction import MASK, is_secret_name  # lazy: a subcommand loads only what it uses
 
     item = config.effective(args.key)
     value = MASK if is_secret_name(args.key.rsplit(".", 1)[-1]) and item.value else item.value
@@ -152,7 +152,7 @@ def _config_get(args: argparse.Namespace) -> int:
 def _config_set(args: argparse.Namespace) -> int:
     import yaml
 
-    from hermes_nb import config
+    from hermes_nb import config  # lazy: a subcommand loads only what it uses
 
     try:
         value = yaml.safe_load(args.value)
@@ -165,7 +165,7 @@ def _config_set(args: argparse.Namespace) -> int:
 
 
 def _config_show(args: argparse.Namespace) -> int:
-    from hermes_nb import config
+    from hermes_nb import config  # lazy: a subcommand loads only what it uses
 
     for item in config.show():
         _out(f"{item.key} = {json.dumps(item.value, default=str)}  ({item.source})")
@@ -176,13 +176,13 @@ def _config_show(args: argparse.Namespace) -> int:
 
 
 def _why_unavailable(provider: Any, owner: str) -> str:
-    from hermes_nb.plugins.setup_hints import setup_hint
+    from hermes_nb.plugins.setup_hints import setup_hint  # lazy: a subcommand loads only what it uses
 
     return f"unavailable: {setup_hint(provider, owner)}"
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
     from hermes_nb.plugins.registry import image_providers, web_providers
 
     loader.load_plugins()
@@ -210,14 +210,14 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _emulate(args: argparse.Namespace) -> int:
-    from hermes_nb.testing import serve
+    from hermes_nb.testing import serve  # lazy: a subcommand loads only what it uses
 
     serve(host="127.0.0.1", port=args.port)
     return 0
 
 
 def _demo(argv: list[str]) -> int:
-    from hermes_nb import demo
+    from hermes_nb import demo  # lazy: a subcommand loads only what it uses
 
     status: int = demo.main(argv)
     return status
@@ -278,7 +278,7 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def _add_plugin_commands(top: Any) -> None:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
     for name, command in loader.get_plugin_commands().items():
         if name in _BUILTIN:
@@ -331,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hermes-nb: error: {exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # one line, no traceback: the CLI's contract
-        from hermes_nb.redaction import redact
+        from hermes_nb.redaction import redact  # lazy: a subcommand loads only what it uses
 
         print(f"hermes-nb: error: {type(exc).__name__}: {redact(str(exc))}", file=sys.stderr)
         return 1

@@ -81,7 +81,7 @@ def _expect(args: list[str], allowed: int, usage: str) -> None:
 
 def _cmd_plugins(args: list[str]) -> Any:
     _expect(args, 0, "%hermes plugins")
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: keeps %load_ext fast
 
     rows = []
     for info in loader.list_plugins():
@@ -105,14 +105,14 @@ def _cmd_providers(args: list[str]) -> Any:
 
     rows: list[list[Any]] = []
     if "web" in kinds:
-        from hermes_nb.web import listing
+        from hermes_nb.web import listing  # lazy: keeps %load_ext fast
 
         for row in listing.describe():
             mark = "✅" if row.available else f"❌ {row.why_not}"
             chosen = ", ".join(row.selected_for) or "–"
             rows.append(["web", row.name, ", ".join(row.capabilities), mark, chosen])
     if "image_gen" in kinds:
-        from hermes_nb import images
+        from hermes_nb import images  # lazy: keeps %load_ext fast
 
         for info in images.describe_image_providers():
             mark = "✅" if info["available"] else f"❌ {info['setup']}"
@@ -136,9 +136,9 @@ _USE_KEYS = {
 def _cmd_use(args: list[str]) -> Any:
     if len(args) != 2 or args[0] not in _USE_KEYS:
         raise UsageError("usage: %hermes use search|extract|crawl|image <provider>  (or 'auto')")
-    from hermes_nb import config
-    from hermes_nb.errors import ProviderNotFoundError
-    from hermes_nb.plugins.registry import image_providers, web_providers
+    from hermes_nb import config  # lazy: keeps %load_ext fast
+    from hermes_nb.errors import ProviderNotFoundError  # lazy: keeps %load_ext fast
+    from hermes_nb.plugins.registry import image_providers, web_providers  # lazy: keeps %load_ext fast
 
     capability, name = args
     key = _USE_KEYS[capability]
@@ -155,7 +155,7 @@ def _cmd_use(args: list[str]) -> Any:
 
 
 def _cmd_config(args: list[str]) -> Any:
-    from hermes_nb import config
+    from hermes_nb import config  # lazy: keeps %load_ext fast
 
     action = args[0] if args else "show"
     if action == "show":
@@ -179,7 +179,7 @@ def _cmd_config(args: list[str]) -> Any:
 
 
 def _cmd_tools(args: list[str]) -> Any:
-    from hermes_nb import tools
+    from hermes_nb import tools  # lazy: keeps %load_ext fast
 
     action = args[0] if args else "list"
     if action == "list":
@@ -204,7 +204,7 @@ def _cmd_tools(args: list[str]) -> Any:
 
 
 def _cmd_cache(args: list[str]) -> Any:
-    from hermes_nb import store
+    from hermes_nb import store  # lazy: keeps %load_ext fast
 
     action = args[0] if args else "stats"
     if action == "stats":
@@ -222,7 +222,7 @@ def _cmd_cache(args: list[str]) -> Any:
 
 
 def _config_get(key: str) -> Any:
-    from hermes_nb import config
+    from hermes_nb import config  # lazy: keeps %load_ext fast
 
     return config.get(key)
 
@@ -232,8 +232,8 @@ def _cmd_doctor(args: list[str]) -> Any:
     import importlib.util
     import sys
 
-    from hermes_nb import config
-    from hermes_nb.web import selection
+    from hermes_nb import config  # lazy: keeps %load_ext fast
+    from hermes_nb.web import selection  # lazy: keeps %load_ext fast
 
     rows: list[list[Any]] = [["python", "✅", sys.version.split()[0]]]
     home = config.get_hermes_home()

@@ -112,7 +112,7 @@ class HermesMagics(Magics):
         self._apply_display_options()
 
     def _apply_display_options(self) -> None:
-        from hermes_nb.notebook import rendering
+        from hermes_nb.notebook import rendering  # lazy: keeps %load_ext fast
 
         rendering.set_options(max_results=self.max_results, embed=self.embed, use_widgets=self.use_widgets)
 
@@ -144,7 +144,7 @@ class HermesMagics(Magics):
             query = interpolate(_text(args.query), self._ns())
             if not query:
                 raise UsageError("%web_search needs a query, e.g. %web_search -n 3 jupyter widgets")
-            from hermes_nb import web
+            from hermes_nb import web  # lazy: keeps %load_ext fast
 
             result = web.search(query, args.limit, backend=args.backend)
             return self._store(args.output, result.envelope if args.json else result)
@@ -153,8 +153,8 @@ class HermesMagics(Magics):
         queries = [q.strip() for q in interpolate(cell, self._ns()).splitlines() if q.strip()]
         if not queries:
             raise UsageError("%%web_search needs one query per line in the cell body")
-        from hermes_nb import batch
-        from hermes_nb.notebook.rendering import ResultList
+        from hermes_nb import batch  # lazy: keeps %load_ext fast
+        from hermes_nb.notebook.rendering import ResultList  # lazy: keeps %load_ext fast
 
         results = ResultList(batch.search_many(queries, limit=args.limit, backend=args.backend))
         value: Any = [r.envelope for r in results] if args.json else results
@@ -172,7 +172,7 @@ class HermesMagics(Magics):
         """Extract the readable content (Markdown) of web pages."""
         args = _parse(self.web_extract, line)
         urls = [_text([interpolate(u, self._ns())]) for u in args.urls]
-        from hermes_nb import web
+        from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(args.output, web.extract(urls, backend=args.backend, max_chars=args.max_chars))
 
@@ -189,7 +189,7 @@ class HermesMagics(Magics):
         """Crawl a site from a start URL and extract each page."""
         args = _parse(self.web_crawl, line)
         url = _text([interpolate(args.url, self._ns())])
-        from hermes_nb import web
+        from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(
             args.output, web.crawl(url, depth=args.depth, limit=args.limit, backend=args.backend)
@@ -225,7 +225,7 @@ class HermesMagics(Magics):
         prompt = interpolate(raw, self._ns())
         if not prompt:
             raise UsageError("%imagine needs a prompt, e.g. %imagine -a square a lighthouse at dusk")
-        from hermes_nb import images
+        from hermes_nb import images  # lazy: keeps %load_ext fast
 
         result = images.imagine(
             prompt, aspect_ratio=args.aspect, model=args.model, backend=args.backend, n=args.n, seed=args.seed
@@ -250,13 +250,13 @@ class HermesMagics(Magics):
             %hermes cache [stats|clear]              the result store
             %hermes doctor                           check the installation
         """
-        from hermes_nb.notebook import hermes_command as _hermes_command
+        from hermes_nb.notebook import hermes_command as _hermes_command  # lazy: keeps %load_ext fast
 
         return _hermes_command.run(arg_split(line))
 
 
 def _register_plugin_magics(ip: Any) -> None:
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: keeps %load_ext fast
 
     for magic in loader.get_plugin_magics().values():
         ip.register_magic_function(magic.func, magic_kind=magic.kind, magic_name=magic.name)
@@ -265,7 +265,7 @@ def _register_plugin_magics(ip: Any) -> None:
 
 
 def _fire(hook: str) -> None:
-    from hermes_nb.plugins import hooks
+    from hermes_nb.plugins import hooks  # lazy: keeps %load_ext fast
 
     getattr(hooks, hook)()
 
@@ -273,7 +273,7 @@ def _fire(hook: str) -> None:
 def load_ipython_extension(ip: Any) -> None:
     """``%load_ext hermes_nb``: register the magics, load plugins and their magics, start the session."""
     global _current
-    from hermes_nb.plugins import loader
+    from hermes_nb.plugins import loader  # lazy: keeps %load_ext fast
 
     magics = HermesMagics(ip)
     ip.register_magics(magics)
@@ -300,7 +300,7 @@ def unload_ipython_extension(ip: Any) -> None:
         manager.magics[kind].pop(name, None)
     _plugin_magics.clear()
     _current = None
-    from hermes_nb.notebook import rendering
+    from hermes_nb.notebook import rendering  # lazy: keeps %load_ext fast
 
     rendering.set_options(**rendering.DEFAULTS)
     _fire("session_end")
