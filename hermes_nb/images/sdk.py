@@ -34,6 +34,7 @@ from hermes_nb.images.selection import (
     resolve_model,
     takes_seed,
 )
+from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
 from hermes_nb.plugins.image_download import fetch_image_bytes
 from hermes_nb.plugins.image_provider import (
     VALID_ASPECT_RATIOS,
@@ -214,25 +215,12 @@ def _check_n(n: Any) -> int:
     return n
 
 
-def _references(provider: ImageGenProvider, reference_images: Any) -> list[str] | None:
+def _references(reference_images: Any) -> list[str] | None:
     if isinstance(reference_images, (str, Path)):
         reference_images = [reference_images]
     if isinstance(reference_images, (list, tuple)):
         reference_images = [str(r) if isinstance(r, Path) else r for r in reference_images]
-    refs = normalize_reference_images(reference_images)
-    if not refs:
-        return None
-    try:
-        limit = int((provider.capabilities() or {}).get("max_reference_images", 0))
-    except Exception:
-        limit = 0
-    if limit <= 0:
-        raise InvalidInputError(f"image provider {provider.name!r} does not accept reference images")
-    if len(refs) > limit:
-        raise InvalidInputError(
-            f"image provider {provider.name!r} accepts at most {limit} reference images, got {len(refs)}"
-        )
-    return refs
+    return normalize_reference_images(reference_images)
 
 
 def _generate_one(
@@ -331,7 +319,11 @@ def imagine(
     key = _request_key(name, chosen_model, text, aspect, seed, count)
     if mode == "replay":
         return _replay(name, chosen_model, text, aspect, count, key)
-    refs = _references(provider, reference_images)
+    refs = _references(reference_images)
+    # What the provider declares it cannot do is refused here, before any request.
+    check_options(
+        name, capabilities_of(provider), aspect_ratio=aspect, references=len(refs or ()), options=options
+    )
     if seed is not None and not takes_seed(provider):
         warnings.warn(
             f"image provider {name!r} takes no seed; the images will not be reproducible", stacklevel=2

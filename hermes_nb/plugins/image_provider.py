@@ -71,6 +71,9 @@ class ImageGenProvider(abc.ABC):
         return {"name": self.display_name, "badge": "", "tag": "", "env_vars": []}
 
     def capabilities(self) -> dict[str, Any]:
+        """Hermes's keys (``modalities``, ``max_reference_images``) plus, optionally, hermes_nb's
+        ``seed``, ``negative_prompt``, ``aspect_ratios``, ``sizes``, ``models`` (defaults and meaning:
+        ``hermes_nb.plugins.image_capabilities``). ``hn.imagine`` refuses what is not declared."""
         return {"modalities": ["text"], "max_reference_images": 0}
 
     @abc.abstractmethod

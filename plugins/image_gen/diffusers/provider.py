@@ -82,7 +82,7 @@ class DiffusersImageProvider(ImageGenProvider):
         return str(configured) if configured else None
 
     def capabilities(self) -> dict[str, Any]:
-        return {"modalities": ["text"], "max_reference_images": 0, "seed": True}
+        return {"modalities": ["text"], "max_reference_images": 0, "seed": True, "negative_prompt": True}
 
     def get_setup_schema(self) -> dict[str, Any]:
         return {

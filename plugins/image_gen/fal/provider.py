@@ -85,7 +85,12 @@ class FalImageProvider(ImageGenProvider):
         return DEFAULT_MODEL
 
     def capabilities(self) -> dict[str, Any]:
-        return {"modalities": ["text", "image"], "max_reference_images": MAX_REFERENCES, "seed": True}
+        return {
+            "modalities": ["text", "image"],
+            "max_reference_images": MAX_REFERENCES,
+            "seed": True,
+            "negative_prompt": False,
+        }
 
     def get_setup_schema(self) -> dict[str, Any]:
         return {

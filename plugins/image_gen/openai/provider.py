@@ -87,7 +87,13 @@ class OpenAIImageProvider(ImageGenProvider):
         return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
 
     def capabilities(self) -> dict[str, Any]:
-        return {"modalities": ["text", "image"], "max_reference_images": MAX_REFERENCES, "seed": False}
+        return {
+            "modalities": ["text", "image"],
+            "max_reference_images": MAX_REFERENCES,
+            "seed": False,
+            "negative_prompt": False,
+            "sizes": ["auto", "any"],  # gpt-image-2 takes any WxH (÷16, 1:3–3:1, ≤3840x2160)
+        }
 
     def get_setup_schema(self) -> dict[str, Any]:
         return {

@@ -81,6 +81,7 @@ class XAIImageProvider(ImageGenProvider):
             "max_reference_images": MAX_REFERENCES,
             "max_source_images": MAX_REFERENCES,
             "seed": False,
+            "negative_prompt": False,
         }
 
     def get_setup_schema(self) -> dict[str, Any]:

@@ -1,0 +1,138 @@
+"""What an image provider can do, read from its ``capabilities()`` dict with safe defaults.
+
+Hermes's providers return ``{"modalities": [...], "max_reference_images": N}`` (N > 0 means
+edits / reference images; they also list ``"image"`` in the modalities). hermes_nb reads these
+optional keys as well; a provider that leaves one out gets the default in brackets:
+
+- ``seed`` (True: unknown means yes; ``False`` → ``hn.imagine(seed=…)`` warns, as before)
+- ``negative_prompt`` (False: ``negative_prompt=`` is refused before any request)
+- ``aspect_ratios`` (Hermes's three: landscape, square, portrait)
+- ``sizes`` (none: ``size=`` is refused); a list of ``"WxH"`` strings, or ``["any"]`` for any ``WxH``
+- ``models`` (the ids of ``list_models()``)
+- ``text_to_image`` (True); ``"text"`` in the modalities says the same
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_nb.errors import InvalidInputError
+
+__all__ = ["ImageCapabilities", "capabilities_of", "check_options", "ANY_SIZE"]
+
+log = logging.getLogger(__name__)
+
+ANY_SIZE = "any"
+_SIZE = re.compile(r"^\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*$")
+_HERMES_ASPECTS = ("landscape", "square", "portrait")
+
+
+@dataclass(frozen=True)
+class ImageCapabilities:
+    """One provider's declared surface (see the module docstring for the keys and defaults)."""
+
+    text_to_image: bool = True
+    edit: bool = False
+    max_reference_images: int = 0
+    seed: bool = True
+    negative_prompt: bool = False
+    aspect_ratios: tuple[str, ...] = _HERMES_ASPECTS
+    sizes: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+
+    def labels(self) -> tuple[str, ...]:
+        """Short names for listings (``text-to-image``, ``edit (≤N refs)``, ``seed``, ...)."""
+        out = []
+        if self.text_to_image:
+            out.append("text-to-image")
+        if self.edit:
+            out.append(f"edit (≤{self.max_reference_images} refs)")
+        if self.seed:
+            out.append("seed")
+        if self.negative_prompt:
+            out.append("negative prompt")
+        if self.sizes:
+            out.append("any size" if ANY_SIZE in self.sizes else "sizes " + ", ".join(self.sizes))
+        return tuple(out)
+
+
+def capabilities_of(provider: Any) -> ImageCapabilities:
+    """The provider's ``ImageCapabilities``; a ``capabilities()`` that raises reads as the defaults."""
+    try:
+        raw = provider.capabilities() or {}
+    except Exception as exc:  # a plugin's declaration must not break generation or listings
+        log.warning("image provider %r: capabilities() raised %s", getattr(provider, "name", "?"), exc)
+        raw = {}
+    if not isinstance(raw, dict):
+        raw = {}
+    modalities = [str(m) for m in raw.get("modalities") or ["text"]]
+    try:
+        limit = max(0, int(raw.get("max_reference_images", 0) or 0))
+    except (TypeError, ValueError):
+        limit = 0
+    models = raw.get("models")
+    if models is None:
+        try:
+            models = [m.get("id") for m in provider.list_models() if isinstance(m, dict) and m.get("id")]
+        except Exception:
+            models = []
+    return ImageCapabilities(
+        text_to_image=bool(raw.get("text_to_image", "text" in modalities)),
+        edit=limit > 0,  # Hermes's tool routes references by the limit alone
+        max_reference_images=limit,
+        seed=bool(raw.get("seed", True)),
+        negative_prompt=bool(raw.get("negative_prompt", False)),
+        aspect_ratios=tuple(str(a) for a in raw.get("aspect_ratios") or _HERMES_ASPECTS),
+        sizes=tuple(str(s).lower() for s in raw.get("sizes") or ()),
+        models=tuple(str(m) for m in models or ()),
+    )
+
+
+def check_options(
+    name: str,
+    caps: ImageCapabilities,
+    *,
+    aspect_ratio: str,
+    references: int,
+    options: dict[str, Any],
+) -> None:
+    """Refuse, before any request, what the provider says it cannot do (``InvalidInputError``)."""
+
+    def refuse(what: str, hint: str = "") -> None:
+        raise InvalidInputError(
+            f"image provider {name!r} does not support {what}{hint}", provider=name, details={"option": what}
+        )
+
+    if references:
+        if not caps.edit:
+            raise InvalidInputError(
+                f"image provider {name!r} does not accept reference images (it does text-to-image only)",
+                provider=name,
+                details={"option": "reference_images"},
+            )
+        if references > caps.max_reference_images:
+            raise InvalidInputError(
+                f"image provider {name!r} accepts at most {caps.max_reference_images} reference images, "
+                f"got {references}",
+                provider=name,
+                details={"option": "reference_images"},
+            )
+    elif not caps.text_to_image:
+        refuse("text-to-image", " without reference_images")
+    if aspect_ratio not in caps.aspect_ratios:
+        refuse(f"aspect_ratio={aspect_ratio!r}", f"; it takes {', '.join(caps.aspect_ratios)}")
+    if options.get("negative_prompt") not in (None, "") and not caps.negative_prompt:
+        refuse("negative_prompt")
+    size = options.get("size")
+    if size not in (None, ""):
+        if not caps.sizes:
+            refuse("size", "; choose aspect_ratio='landscape'|'square'|'portrait' instead")
+        text = str(size).strip().lower().replace("×", "x")
+        if ANY_SIZE in caps.sizes:
+            if not _SIZE.match(text) and text not in caps.sizes:
+                refuse(f"size={size!r}", " (give it as 'WIDTHxHEIGHT', e.g. '1024x768')")
+        elif text not in caps.sizes:
+            refuse(f"size={size!r}", f"; it takes {', '.join(caps.sizes)}")

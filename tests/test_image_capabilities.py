@@ -1,0 +1,105 @@
+"""Image capabilities: safe defaults; hn.imagine refuses what is undeclared before any request."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hermes_nb import config, images
+from hermes_nb.errors import InvalidInputError
+from hermes_nb.plugins.image_capabilities import ImageCapabilities, capabilities_of, check_options
+from hermes_nb.plugins.image_provider import ImageGenProvider
+from hermes_nb.plugins.loader import load_plugins
+from hermes_nb.plugins.registry import image_providers
+from hermes_nb.testing import Emulator, use_emulator
+
+
+class Bare(ImageGenProvider):
+    """A Hermes-style provider that declares nothing beyond Hermes's defaults."""
+
+    @property
+    def name(self) -> str:
+        return "bare"
+
+    def list_models(self) -> list[dict[str, Any]]:
+        return [{"id": "m1"}, {"id": "m2"}]
+
+    def generate(self, prompt: str, aspect_ratio: str = "landscape", **kwargs: Any) -> dict[str, Any]:
+        raise AssertionError("never reached")
+
+
+class Broken(Bare):
+    def capabilities(self) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+
+def test_defaults_are_hermes_defaults_read_safely() -> None:
+    caps = capabilities_of(Bare())
+    assert caps == ImageCapabilities(models=("m1", "m2"))
+    assert caps.text_to_image and not caps.edit and caps.seed and not caps.negative_prompt
+    assert caps.aspect_ratios == ("landscape", "square", "portrait") and caps.sizes == ()
+    assert capabilities_of(Broken()) == ImageCapabilities(models=("m1", "m2"))
+    assert caps.labels() == ("text-to-image", "seed")
+
+
+def test_check_options_messages_name_provider_and_option() -> None:
+    caps = ImageCapabilities(max_reference_images=2, edit=True, sizes=("1024x1024",))
+    check_options("p", caps, aspect_ratio="square", references=2, options={"size": "1024x1024"})
+    with pytest.raises(InvalidInputError, match=r"'p' does not support negative_prompt") as info:
+        check_options("p", caps, aspect_ratio="square", references=0, options={"negative_prompt": "blur"})
+    assert info.value.provider == "p" and info.value.details["option"] == "negative_prompt"
+    with pytest.raises(InvalidInputError, match=r"size='512x512'; it takes 1024x1024"):
+        check_options("p", caps, aspect_ratio="square", references=0, options={"size": "512x512"})
+    with pytest.raises(InvalidInputError, match="at most 2 reference images"):
+        check_options("p", caps, aspect_ratio="square", references=3, options={})
+    anysize = ImageCapabilities(sizes=("any",))
+    check_options("p", anysize, aspect_ratio="square", references=0, options={"size": "640x480"})
+    with pytest.raises(InvalidInputError, match="WIDTHxHEIGHT"):
+        check_options("p", anysize, aspect_ratio="square", references=0, options={"size": "big"})
+    edit_only = ImageCapabilities(text_to_image=False, edit=True, max_reference_images=1)
+    with pytest.raises(InvalidInputError, match="text-to-image"):
+        check_options("p", edit_only, aspect_ratio="square", references=0, options={})
+
+
+@pytest.mark.parametrize("name", ["openai", "xai", "fal", "diffusers"])
+def test_every_bundled_provider_declares(name: str) -> None:
+    load_plugins()
+    provider = image_providers.get(name)
+    assert provider is not None
+    raw = provider.capabilities()
+    assert {"modalities", "max_reference_images", "seed", "negative_prompt"} <= set(raw)
+
+
+@pytest.fixture
+def emu() -> Iterator[Emulator]:
+    load_plugins()
+    with Emulator(seed=0) as emulator, use_emulator(emulator):
+        yield emulator
+
+
+@pytest.mark.parametrize(
+    ("provider", "options", "option"),
+    [
+        ("openai", {"negative_prompt": "blurry"}, "negative_prompt"),
+        ("xai", {"negative_prompt": "blurry"}, "negative_prompt"),
+        ("xai", {"size": "1024x1024"}, "size"),
+        ("fal", {"size": "1024x1024"}, "size"),
+        ("openai", {"size": "huge"}, "size"),
+    ],
+)
+def test_imagine_refuses_before_any_request(
+    emu: Emulator, provider: str, options: dict[str, Any], option: str
+) -> None:
+    config.set("image_gen.provider", provider)
+    with pytest.raises(InvalidInputError, match=rf"image provider '{provider}' does not support {option}"):
+        images.imagine("a cat", **options)
+    assert emu.requests == []
+
+
+def test_seed_on_a_seedless_provider_still_warns(emu: Emulator) -> None:
+    config.set("image_gen.provider", "openai")
+    with pytest.warns(UserWarning, match="takes no seed"):
+        images.imagine("a cat", seed=3)
+    assert len(emu.requests_for("openai")) == 1
