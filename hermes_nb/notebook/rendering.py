@@ -8,13 +8,15 @@ absolute paths or random ids, so saved notebooks compare equal under nbval; dura
 the HTML provenance line only.
 
 Display options (``set_options``) are process-wide; the ``%config HermesMagics`` traits write them.
-The cards themselves are built in ``web_cards`` and ``image_cards``.
+Which card a result gets is decided in ``static``; the cards are built in ``web_cards`` and
+``image_cards``; the optional widget view comes from ``widgets``.
 """
 
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hermes_nb.notebook import widgets
 from hermes_nb.notebook._html import (
     BOX,
     CARD,
@@ -27,24 +29,8 @@ from hermes_nb.notebook._html import (
     options,
     set_options,
 )
-from hermes_nb.notebook.image_cards import (
-    _gallery_html,
-    _gallery_text,
-    _image_html,
-    _image_text,
-    file_href,
-    thumbnail_bytes,
-)
-from hermes_nb.notebook.web_cards import (
-    _crawl_html,
-    _crawl_text,
-    _extract_html,
-    _extract_text,
-    _search_html,
-    _search_text,
-    _single_page_html,
-    _single_page_text,
-)
+from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
+from hermes_nb.notebook.static import plain_text, static_bundle, static_html
 
 __all__ = [
     "mimebundle",
@@ -62,43 +48,10 @@ __all__ = [
     "DEFAULTS",
 ]
 
-# --------------------------------------------------------------------------- dispatch
-
-_RENDERERS: dict[str, tuple[Callable[[Any], str], Callable[[Any], str]]] = {
-    "SearchResult": (_search_text, _search_html),
-    "ExtractResult": (_extract_text, _extract_html),
-    "CrawlResult": (_crawl_text, _crawl_html),
-    "Page": (_single_page_text, _single_page_html),
-    "ImageResult": (_image_text, _image_html),
-    "ImageGallery": (_gallery_text, _gallery_html),
-}
-
-
-def _renderers_for(obj: Any) -> tuple[Callable[[Any], str], Callable[[Any], str]]:
-    # Dispatch on the class names of the MRO so the result modules are never imported here.
-    for cls in type(obj).__mro__:
-        if cls.__name__ in _RENDERERS:
-            return _RENDERERS[cls.__name__]
-    raise TypeError(f"hermes_nb.notebook.rendering cannot display {type(obj).__name__}")
-
-
-def plain_text(obj: Any) -> str:
-    """The deterministic ``text/plain`` of a result."""
-    return _renderers_for(obj)[0](obj)
-
-
-def static_html(obj: Any) -> str:
-    """The escaped static HTML of a result."""
-    return _renderers_for(obj)[1](obj)
-
-
 def mimebundle(obj: Any, *, widget: bool | None = None) -> dict[str, Any]:
     """``text/plain`` + ``text/html`` for a result, plus a widget view when widgets are on and available."""
-    text, page = _renderers_for(obj)
-    bundle: dict[str, Any] = {"text/plain": text(obj), "text/html": page(obj)}
+    bundle = static_bundle(obj)
     if widget if widget is not None else options["use_widgets"]:
-        from hermes_nb.notebook import widgets
-
         view = widgets.view_for(obj)
         if view is not None:
             bundle.update(widgets.widget_mime(view))

@@ -12,6 +12,11 @@ import html
 from pathlib import Path
 from typing import Any
 
+from hermes_nb.errors import ProviderNotConfiguredError
+from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
+from hermes_nb.notebook.markdown import markdown_to_html
+from hermes_nb.notebook.static import static_bundle
+
 __all__ = ["widget", "view_for", "widget_mime", "WidgetView", "PAGE_SIZE"]
 
 PAGE_SIZE = 5
@@ -23,8 +28,6 @@ def _ipywidgets() -> Any:
     try:
         import ipywidgets
     except ModuleNotFoundError as exc:
-        from hermes_nb.errors import ProviderNotConfiguredError
-
         raise ProviderNotConfiguredError(_INSTALL_HINT) from exc
     return ipywidgets
 
@@ -74,9 +77,7 @@ class WidgetView:
         self.view = view_for(result)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from hermes_nb.notebook import rendering
-
-        bundle = rendering.mimebundle(self.result, widget=False)
+        bundle = static_bundle(self.result)
         if self.view is not None:
             bundle.update(widget_mime(self.view))
         return bundle
@@ -105,7 +106,7 @@ def _search_view(res: Any) -> Any:
     detail = w.Output()
 
     def _extract(url: str) -> None:
-        from hermes_nb import web
+        from hermes_nb import web  # lazy: only the extract button needs the web SDK
 
         detail.clear_output()
         with detail:
@@ -146,7 +147,6 @@ def _search_view(res: Any) -> Any:
 
 def _pages_view(res: Any) -> Any:
     w = _ipywidgets()
-    from hermes_nb.notebook.markdown import markdown_to_html
 
     pages = list(res.pages)
     children = []
@@ -164,7 +164,6 @@ def _pages_view(res: Any) -> Any:
 
 def _gallery_view(images: list[Any]) -> Any:
     w = _ipywidgets()
-    from hermes_nb.notebook.rendering import file_href, thumbnail_bytes
 
     cells = []
     for img in images:
