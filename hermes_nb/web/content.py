@@ -95,8 +95,11 @@ def convert(
         handler = _HANDLERS[kind]
         try:
             doc = handler(text, url, mime)
+        except ContentFetchError:
+            raise  # a missing converter: a per-URL error with its fix, never the raw markup
         except Exception as exc:  # any parser failure degrades to plain text, as documented
-            doc = _text(text, url, mime)
+            # HTML degrades to its visible text: markup is never returned as content.
+            doc = Document("", _visible_text(text)) if kind == "html" else _text(text, url, mime)
             doc.metadata["parse_warning"] = f"{kind} failed ({type(exc).__name__}); kept as plain text"
     doc.metadata.setdefault("content_type", mime)
     return doc
@@ -126,8 +129,20 @@ _SCRIPT_TAG = re.compile(r"<script\b", re.I)
 
 
 def html_to_markdown(html: str, *, url: str | None = None) -> Document:
-    """Main text of an HTML page as Markdown, with trafilatura's metadata; never ``None``."""
-    import trafilatura
+    """Main text of an HTML page as Markdown, with trafilatura's metadata; never ``None``.
+
+    Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
+    (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
+    """
+    try:
+        import trafilatura  # heavy: imported on first conversion
+    except ImportError as exc:
+        missing = _missing_package(exc)
+        raise ContentFetchError(
+            f"cannot convert the HTML of {url or 'the page'} to Markdown: the converter could not be "
+            f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
+            details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
+        ) from exc
 
     found = trafilatura.bare_extraction(
         html,
@@ -157,6 +172,13 @@ def html_to_markdown(html: str, *, url: str | None = None) -> Document:
         if lang:
             meta["language"] = lang.group(1).decode("ascii").replace("_", "-")
     return Document(title=title, content=body, metadata=meta)
+
+
+def _missing_package(exc: ImportError) -> str:
+    # lxml>=5.2 raises a bare ImportError (no .name) when its split-off lxml_html_clean is absent.
+    if "lxml_html_clean" in str(exc) or (exc.name or "").startswith("lxml_html_clean"):
+        return "lxml_html_clean"
+    return (exc.name or "trafilatura").split(".")[0]
 
 
 def html_signals(html: str) -> tuple[int, int]:
