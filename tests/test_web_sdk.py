@@ -198,10 +198,25 @@ def test_search_returns_typed_result(engine: Engine) -> None:
     assert engine.calls == [("search", ("hello world", 3))]
 
 
-@pytest.mark.parametrize(("given", "sent"), [(0, 1), (-5, 1), (500, 100), ("7", 7), (3.9, 3)])
-def test_limit_is_clamped(engine: Engine, given: Any, sent: int) -> None:
+@pytest.mark.parametrize(("given", "sent"), [(500, 100), ("7", 7), (3.9, 3)])
+def test_limit_is_capped_with_a_note(engine: Engine, given: Any, sent: int) -> None:
     result = web.search("q", given)
     assert engine.calls[-1] == ("search", ("q", sent)) and result.limit == sent
+    assert any("at most 100" in w for w in result.warnings) == (given == 500)
+
+
+@pytest.mark.parametrize("given", [0, -5])
+def test_limit_below_one_is_an_error(engine: Engine, given: Any) -> None:
+    with pytest.raises(errors.InvalidInputError, match="limit must be at least 1"):
+        web.search("q", given)
+    assert engine.calls == []
+
+
+def test_a_provider_cap_is_noted(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(type(engine), "max_limit", 2, raising=False)
+    result = web.search("q", 5)
+    assert "engine returns at most 2 results; asked for 5" in result.warnings
+    assert "note: engine returns at most 2 results; asked for 5" in repr(result._repr_mimebundle_())
 
 
 @pytest.mark.parametrize("bad", ["", "   ", None, 42])

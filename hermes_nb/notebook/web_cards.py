@@ -13,6 +13,7 @@ from hermes_nb.notebook._html import (
     MUTED,
     RANK,
     attempts_text,
+    cache_note,
     domain_of,
     esc,
     link_html,
@@ -30,12 +31,13 @@ def _search_text(res: Any) -> str:
     hits = list(getattr(res, "hits", []) or [])
     head = f"SearchResult(query={res.query!r}, provider={res.provider!r}, hits={len(hits)})"
     shown = hits[: max_results()]
-    lines = [head]
+    lines = [head + (f" {cache_note(res)}" if res.cached else "")]
     for hit in shown:
         lines.append(f"{hit.position:>3}. {shorten(hit.title, 90)}")
         lines.append(f"     {hit.url}")
     if len(hits) > len(shown):
         lines.append(f"     … and {len(hits) - len(shown)} more (r.hits, r.to_pandas())")
+    lines += [f"note: {note}" for note in getattr(res, "warnings", None) or []]
     return "\n".join(lines)
 
 
@@ -54,17 +56,19 @@ def _search_html(res: Any) -> str:
     hidden = len(hits) - len(shown)
     more = f'<div style="{MUTED}">… and {hidden} more</div>' if hidden > 0 else ""
     empty = f'<div style="{MUTED}">no results</div>' if not hits else ""
+    notes = "".join(f'<div style="{MUTED}">ℹ️ {esc(n)}</div>' for n in getattr(res, "warnings", None) or [])
     badges = f'<span style="{BADGE}">{esc(res.provider)}</span>'
     if getattr(res, "cached", False):
-        badges += f' <span style="{BADGE}">cached</span>'
+        badges += f' <span style="{BADGE}" title="{esc(cache_note(res))}">cached</span>'
     tried = attempts_text(getattr(res, "attempts", []))
     return (
         f'<div class="hermes-nb hermes-nb-search" style="{BOX}">'
         f'<div style="{HEAD}">🔎 {esc(res.query)} {badges}</div>'
-        f'<ol style="list-style:none;padding:0;margin:0">{"".join(cards)}</ol>{more}{empty}'
+        f'<ol style="list-style:none;padding:0;margin:0">{"".join(cards)}</ol>{more}{empty}{notes}'
         + provenance_html(
             f"{len(hits)} result(s) from {esc(res.provider)}",
             f"tried {esc(tried)}" if tried and "→" in tried else "",
+            esc(cache_note(res)),
             duration=getattr(res, "duration_s", None),
         )
         + "</div>"
@@ -128,7 +132,8 @@ def _single_page_html(page: Any) -> str:
 
 def _extract_text(res: Any) -> str:
     pages = list(res.pages)
-    lines = [f"ExtractResult(provider={res.provider!r}, pages={len(pages)})"]
+    note = f" {cache_note(res)}" if getattr(res, "cached", False) else ""
+    lines = [f"ExtractResult(provider={res.provider!r}, pages={len(pages)}){note}"]
     lines += [_page_text(p) for p in pages]
     return "\n".join(lines)
 
@@ -141,6 +146,7 @@ def _extract_html(res: Any) -> str:
         f'<div class="hermes-nb hermes-nb-extract" style="{BOX}">{cards}'
         + provenance_html(
             f"{ok} of {len(pages)} page(s) extracted by {esc(res.provider)}",
+            esc(cache_note(res)),
             duration=getattr(res, "duration_s", None),
         )
         + "</div>"
@@ -149,7 +155,8 @@ def _extract_html(res: Any) -> str:
 
 def _crawl_text(res: Any) -> str:
     pages = list(res.pages)
-    lines = [f"CrawlResult(start_url={res.start_url!r}, provider={res.provider!r}, pages={len(pages)})"]
+    note = f" {cache_note(res)}" if getattr(res, "cached", False) else ""
+    lines = [f"CrawlResult(start_url={res.start_url!r}, provider={res.provider!r}, pages={len(pages)}){note}"]
     lines += [_page_text(p) for p in pages]
     return "\n".join(lines)
 
@@ -161,7 +168,9 @@ def _crawl_html(res: Any) -> str:
         f'<div class="hermes-nb hermes-nb-crawl" style="{BOX}">'
         f'<div style="{HEAD}">🕸️ crawl of {link_html(res.start_url, res.start_url)}</div>{cards}'
         + provenance_html(
-            f"{len(pages)} page(s) by {esc(res.provider)}", duration=getattr(res, "duration_s", None)
+            f"{len(pages)} page(s) by {esc(res.provider)}",
+            esc(cache_note(res)),
+            duration=getattr(res, "duration_s", None),
         )
         + "</div>"
     )

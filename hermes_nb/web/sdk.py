@@ -4,25 +4,24 @@ Each call validates its input, consults the store according to ``cache.mode``, a
 ``hermes_nb.web.selection`` for the provider(s), turns the provider's Hermes envelope into a typed
 result and records which provider answered and what was tried.
 
-``cache.mode``: ``read_write`` (default: fresh cached searches — younger than ``cache.ttl`` — and
-cached pages are served, new answers are stored), ``replay`` (only the store answers; a miss raises
-``CacheMissError`` and no provider is called), ``refresh`` (always call, overwrite), ``off``.
+How a call uses the cache (``cache.mode``, replay cassettes, the per-call ``no_cache=True`` and
+``refresh=True``) is ``hermes_nb.web.caching``; cached results carry ``cached_at``.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from hermes_nb import config
 from hermes_nb._async import acall_maybe_async, call_maybe_async
-from hermes_nb.errors import CacheMissError, HermesError, InvalidInputError
+from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.store import requests
+from hermes_nb.store.cassette import iso
 from hermes_nb.web import longtext, selection
+from hermes_nb.web.caching import CACHE_MODES, cache_get, cache_mode, call_mode, index_pages, keep, miss, ttl
 from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
 from hermes_nb.web.results import (
     Attempt,
@@ -46,42 +45,8 @@ __all__ = [
     "cache_mode",
 ]
 
-log = logging.getLogger(__name__)
-
-CACHE_MODES = ("read_write", "replay", "refresh", "off")
 MAX_LIMIT = 100
 MAX_CRAWL_PAGES = 500
-
-
-def cache_mode() -> str:
-    """The effective ``cache.mode`` (validated)."""
-    mode = str(config.get("cache.mode", "read_write")).strip().lower()
-    if mode not in CACHE_MODES:
-        raise InvalidInputError(
-            f"cache.mode is {mode!r}; set it to one of {', '.join(CACHE_MODES)} "
-            "(hn.config.set('cache.mode', 'read_write'))"
-        )
-    return mode
-
-
-def _ttl() -> float | None:
-    value = config.get("cache.ttl")
-    return float(value) if isinstance(value, (int, float)) and value > 0 else None
-
-
-def _store() -> Any:
-    from hermes_nb.store import get_store
-
-    return get_store()
-
-
-def _normalize_query(query: str) -> str:
-    return " ".join(query.split()).casefold()
-
-
-def _normalize_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
 
 
 def _backend_choice(capability: str, backend: str | None) -> str:
@@ -96,13 +61,16 @@ def _check_query(query: object) -> str:
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in ``low..``; below ``low`` is an error, above ``high`` is capped."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise InvalidInputError(f"{name} must be an integer, got {type(value).__name__}")
     try:
         number = int(value)
     except ValueError as exc:
         raise InvalidInputError(f"{name} must be an integer, got {value!r}") from exc
-    return max(low, min(high, number))
+    if number < low:
+        raise InvalidInputError(f"{name} must be at least {low}, got {number}")
+    return min(high, number)
 
 
 def _check_url(url: object) -> str:
@@ -123,60 +91,24 @@ def _check_urls(urls: object) -> list[str]:
     return checked
 
 
-def _cache_get(key: str, max_age: float | None) -> tuple[Any, str] | None:
-    try:
-        found = _store().cache_get(key, max_age=max_age)
-    except HermesError as exc:
-        if cache_mode() == "replay":
-            raise
-        log.warning("cache read skipped: %s", exc)
-        return None
-    return None if found is None else (found[0], found[1])
-
-
-def _cache_put(key: str, kind: str, provider: str, value: Any) -> None:
-    try:
-        _store().cache_put(key, kind, provider, value)
-    except HermesError as exc:
-        log.warning("cache write skipped: %s", exc)
-
-
-def _index_pages(pages: Sequence[Page], provider: str) -> None:
-    """Keep successful pages' full text in the store so ``local`` search finds them offline."""
-    try:
-        store = _store()
-        for page in pages:
-            if page.error is None:
-                text = page.raw_content or page.content
-                store.put_page(page.url, page.title, text, metadata=page.metadata, provider=provider)
-    except HermesError as exc:
-        log.warning("page index skipped: %s", exc)
-
-
-def _miss(what: str) -> CacheMissError:
-    return CacheMissError(
-        f"cache.mode is 'replay' and the store has no {what}; run it once with "
-        "hn.config.set('cache.mode', 'read_write') to record it"
-    )
-
-
 # --- search ----------------------------------------------------------------------------------
 
 
 class _Search:
-    def __init__(self, query: object, limit: object, backend: str | None) -> None:
+    def __init__(self, query: object, limit: object, backend: str | None, mode: str) -> None:
         self.query = _check_query(query)
-        self.limit = _check_int("limit", limit, 1, MAX_LIMIT)
+        self.asked = _check_int("limit", limit, 1, 1 << 31)
+        self.limit = min(self.asked, MAX_LIMIT)
         self.backend = backend
-        self.mode = cache_mode()
-        self.key = f"search|{_backend_choice('search', backend)}|{self.limit}|{_normalize_query(self.query)}"
+        self.mode = mode
+        self.key = requests.search_key(_backend_choice("search", backend), self.limit, self.query)
         self.start = time.perf_counter()
 
     def from_cache(self) -> SearchResult | None:
         if self.mode in ("read_write", "replay"):
-            found = _cache_get(self.key, _ttl() if self.mode == "read_write" else None)
+            found = cache_get(self.key, self.mode, ttl() if self.mode == "read_write" else None)
             if found is not None:
-                data, provider = found
+                data, provider, created = found
                 hits = [SearchHit(**hit) for hit in data["hits"]]
                 return SearchResult(
                     query=self.query,
@@ -188,9 +120,10 @@ class _Search:
                     effective_limit=int(data.get("effective_limit", self.limit)),
                     cached=True,
                     warnings=list(data.get("warnings", [])),
+                    cached_at=iso(created),
                 )
         if self.mode == "replay":
-            raise _miss(f"search for {self.query!r} (limit {self.limit})")
+            raise miss(f"search for {self.query!r} (limit {self.limit})")
         return None
 
     def parse(self, provider: WebSearchProvider, env: Any) -> tuple[list[SearchHit], int, list[str]]:
@@ -199,8 +132,13 @@ class _Search:
         for cap in (getattr(provider, "max_limit", None), extras.get("effective_limit")):
             if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
                 effective = min(effective, cap)
-        warnings = extras.get("warnings") or extras.get("warning") or []
-        return hits, effective, [warnings] if isinstance(warnings, str) else [str(w) for w in warnings]
+        given = extras.get("warnings") or extras.get("warning") or []
+        warnings = [given] if isinstance(given, str) else [str(w) for w in given]
+        if effective < self.limit:
+            warnings.append(f"{provider.name} returns at most {effective} results; asked for {self.limit}")
+        if self.asked > self.limit:
+            warnings.append(f"at most {MAX_LIMIT} results per search; asked for {self.asked}")
+        return hits, effective, warnings
 
     def call(self, provider: WebSearchProvider) -> tuple[list[SearchHit], int, list[str]]:
         return self.parse(provider, call_maybe_async(provider.search, self.query, self.limit))
@@ -222,24 +160,30 @@ class _Search:
             effective_limit=effective,
             warnings=warnings,
         )
-        if self.mode in ("read_write", "refresh"):
-            record = {"hits": [h.to_dict() for h in hits], "effective_limit": effective, "warnings": warnings}
-            _cache_put(self.key, "search", provider, record)
+        record = {"hits": [h.to_dict() for h in hits], "effective_limit": effective, "warnings": warnings}
+        keep(self.key, "search", provider, record, self.mode)
         return result
 
 
-def search(query: str, limit: int = 5, *, backend: str | None = None) -> SearchResult:
-    """Search the web with the selected provider; ``limit`` is clamped to 1..100."""
-    request = _Search(query, limit, backend)
+def search(
+    query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
+) -> SearchResult:
+    """Search the web with the selected provider; ``limit`` is clamped to 1..100.
+
+    ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` asks again and overwrites.
+    """
+    request = _Search(query, limit, backend, call_mode(no_cache, refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
     return request.finish(*selection.run("search", request.call, backend=backend))
 
 
-async def asearch(query: str, limit: int = 5, *, backend: str | None = None) -> SearchResult:
+async def asearch(
+    query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
+) -> SearchResult:
     """Async twin of ``search``."""
-    request = _Search(query, limit, backend)
+    request = _Search(query, limit, backend, call_mode(no_cache, refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
@@ -250,26 +194,26 @@ async def asearch(query: str, limit: int = 5, *, backend: str | None = None) -> 
 
 
 class _Extract:
-    def __init__(self, urls: object, backend: str | None, max_chars: int | None) -> None:
+    def __init__(self, urls: object, backend: str | None, max_chars: int | None, mode: str) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars
-        self.mode = cache_mode()
+        self.mode = mode
         self.choice = _backend_choice("extract", backend)
         self.start = time.perf_counter()
-        self.found: dict[str, tuple[Page, str]] = {}
+        self.found: dict[str, tuple[Page, str, float]] = {}
         unique = list(dict.fromkeys(self.urls))
         if self.mode in ("read_write", "replay"):
             for url in unique:
-                hit = _cache_get(self._key(url), None)
+                hit = cache_get(self._key(url), self.mode, None)
                 if hit is not None:
-                    self.found[url] = (page_from_record(hit[0]), hit[1])
+                    self.found[url] = (page_from_record(hit[0]), hit[1], hit[2])
         self.missing = [u for u in unique if u not in self.found]
         if self.missing and self.mode == "replay":
             more = f" (and {len(self.missing) - 1} more)" if len(self.missing) > 1 else ""
-            raise _miss(f"extracted page for {self.missing[0]}{more}")
+            raise miss(f"extracted page for {self.missing[0]}{more}")
 
     def _key(self, url: str) -> str:
-        return f"extract|{self.choice}|{_normalize_url(url)}"
+        return requests.extract_key(self.choice, url)
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
         env = call_maybe_async(provider.extract, list(self.missing), format="markdown")
@@ -281,12 +225,11 @@ class _Extract:
 
     def finish(self, pages: list[Page], provider: str | None, attempts: list[Attempt]) -> ExtractResult:
         fresh = dict(zip(self.missing, pages, strict=True))
-        if self.mode in ("read_write", "refresh"):
-            for url, page in fresh.items():
-                if page.error is None:
-                    _cache_put(self._key(url), "extract", provider or "", asdict(page))
+        for url, page in fresh.items():
+            if page.error is None:
+                keep(self._key(url), "extract", provider or "", asdict(page), self.mode)
         if provider is not None:
-            _index_pages(pages, provider)
+            index_pages(pages, provider)
         out = []
         for url in self.urls:
             page = fresh[url] if url in fresh else self.found[url][0]
@@ -299,24 +242,38 @@ class _Extract:
             attempts=attempts,
             duration_s=round(time.perf_counter() - self.start, 6),
             cached=not self.missing,
+            cached_at="" if self.missing else iso(min(found[2] for found in self.found.values())),
         )
 
 
 def extract(
-    urls: str | Sequence[str], *, backend: str | None = None, max_chars: int | None = None
+    urls: str | Sequence[str],
+    *,
+    backend: str | None = None,
+    max_chars: int | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
 ) -> ExtractResult:
-    """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored."""
-    request = _Extract(urls, backend, max_chars)
+    """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored.
+
+    ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` fetches again and overwrites.
+    """
+    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*selection.run("extract", request.call, backend=backend))
 
 
 async def aextract(
-    urls: str | Sequence[str], *, backend: str | None = None, max_chars: int | None = None
+    urls: str | Sequence[str],
+    *,
+    backend: str | None = None,
+    max_chars: int | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
 ) -> ExtractResult:
     """Async twin of ``extract``."""
-    request = _Extract(urls, backend, max_chars)
+    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*await selection.arun("extract", request.acall, backend=backend))
@@ -326,23 +283,22 @@ async def aextract(
 
 
 class _Crawl:
-    def __init__(self, url: object, depth: object, limit: object, backend: str | None) -> None:
+    def __init__(self, url: object, depth: object, limit: object, backend: str | None, mode: str) -> None:
         self.url = _check_url(url)
         self.depth = _check_int("depth", depth, 0, 10)
         self.limit = _check_int("limit", limit, 1, MAX_CRAWL_PAGES)
-        self.mode = cache_mode()
-        choice = _backend_choice("crawl", backend)
-        self.key = f"crawl|{choice}|{self.depth}|{self.limit}|{_normalize_url(self.url)}"
+        self.mode = mode
+        self.key = requests.crawl_key(_backend_choice("crawl", backend), self.depth, self.limit, self.url)
         self.start = time.perf_counter()
 
     def from_cache(self) -> CrawlResult | None:
         if self.mode in ("read_write", "replay"):
-            found = _cache_get(self.key, _ttl() if self.mode == "read_write" else None)
+            found = cache_get(self.key, self.mode, ttl() if self.mode == "read_write" else None)
             if found is not None:
                 pages = [longtext.apply(page_from_record(p)) for p in found[0]["pages"]]
-                return self._result(pages, found[1], [], cached=True)
+                return self._result(pages, found[1], [], cached_at=iso(found[2]))
         if self.mode == "replay":
-            raise _miss(f"crawl of {self.url} (depth {self.depth}, limit {self.limit})")
+            raise miss(f"crawl of {self.url} (depth {self.depth}, limit {self.limit})")
         return None
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
@@ -354,7 +310,7 @@ class _Crawl:
         return parse_crawl_envelope(env, str(provider.name))[: self.limit]
 
     def _result(
-        self, pages: list[Page], provider: str, attempts: list[Attempt], *, cached: bool
+        self, pages: list[Page], provider: str, attempts: list[Attempt], *, cached_at: str = ""
     ) -> CrawlResult:
         return CrawlResult(
             start_url=self.url,
@@ -362,28 +318,47 @@ class _Crawl:
             provider=provider,
             attempts=attempts,
             duration_s=round(time.perf_counter() - self.start, 6),
-            cached=cached,
+            cached=bool(cached_at),
+            cached_at=cached_at,
         )
 
     def finish(self, pages: list[Page], provider: str, attempts: list[Attempt]) -> CrawlResult:
-        if self.mode in ("read_write", "refresh"):
-            _cache_put(self.key, "crawl", provider, {"pages": [asdict(p) for p in pages]})
-        _index_pages(pages, provider)
-        return self._result([longtext.apply(p) for p in pages], provider, attempts, cached=False)
+        keep(self.key, "crawl", provider, {"pages": [asdict(p) for p in pages]}, self.mode)
+        index_pages(pages, provider)
+        return self._result([longtext.apply(p) for p in pages], provider, attempts)
 
 
-def crawl(url: str, *, depth: int = 2, limit: int = 20, backend: str | None = None) -> CrawlResult:
-    """Crawl from ``url`` (same site, breadth-first) with a provider that supports crawl."""
-    request = _Crawl(url, depth, limit, backend)
+def crawl(
+    url: str,
+    *,
+    depth: int = 2,
+    limit: int = 20,
+    backend: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
+) -> CrawlResult:
+    """Crawl from ``url`` (same site, breadth-first) with a provider that supports crawl.
+
+    ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` crawls again and overwrites.
+    """
+    request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
     return request.finish(*selection.run("crawl", request.call, backend=backend))
 
 
-async def acrawl(url: str, *, depth: int = 2, limit: int = 20, backend: str | None = None) -> CrawlResult:
+async def acrawl(
+    url: str,
+    *,
+    depth: int = 2,
+    limit: int = 20,
+    backend: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
+) -> CrawlResult:
     """Async twin of ``crawl``."""
-    request = _Crawl(url, depth, limit, backend)
+    request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
