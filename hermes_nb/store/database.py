@@ -1,8 +1,10 @@
 """The embedded SQLite store under ``$HERMES_HOME``: cache, pages (FTS5), image provenance, batch jobs.
 
 One file, ``$HERMES_HOME/hermes_nb.sqlite3``, in WAL mode. Each thread gets its own connection;
-writes are serialised by a lock so concurrent writers from a thread pool never see "database is
-locked". A damaged or locked file raises ``StoreError`` naming the file and the fix; it never
+writes are serialised by a lock within the process and take SQLite's write lock up front
+(``BEGIN IMMEDIATE``, so no read-then-upgrade deadlock between processes); a busy database is waited
+for and retried up to ``BUSY_DEADLINE_S``, never surfaced as "database is locked". A damaged file,
+or one locked for longer than that, raises ``StoreError`` naming the file and the fix; it never
 takes the kernel down. Nothing secret is written: image parameters whose names look like
 secrets are dropped and every string passes through ``redaction.redact``.
 """
@@ -22,10 +24,12 @@ from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError, StoreError
 from hermes_nb.redaction import is_secret_name, redact
+from hermes_nb.store._transactions import BUSY_DEADLINE_S, BUSY_TIMEOUT_MS, immediate, while_busy
 from hermes_nb.store.pages import PageHit, PageIndex
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BUSY_DEADLINE_S",
     "FILENAME",
     "KINDS",
     "StoreError",
@@ -105,26 +109,35 @@ class Store(PageIndex):
             return conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA busy_timeout = 10000")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            if not self._schema_ready:
-                with self._write_lock:
-                    self._migrate(conn)
+            conn = self._open()
         except (sqlite3.Error, OSError) as exc:
-            if conn is not None:
-                conn.close()
             raise self._fail(exc) from exc
         self._local.conn = conn
         with self._write_lock:
             self._connections.append(conn)
         return conn
 
+    def _open(self) -> sqlite3.Connection:
+        # isolation_level=None: transactions are begun here (BEGIN IMMEDIATE), never implicitly.
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, isolation_level=None
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            while_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            if not self._schema_ready:
+                with self._write_lock:
+                    while_busy(lambda: self._migrate(conn))
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
     def _migrate(self, conn: sqlite3.Connection) -> None:
-        with conn:
-            conn.executescript(_SCHEMA)
+        conn.executescript(_SCHEMA)  # idempotent (IF NOT EXISTS), each statement its own transaction
+        with immediate(conn):
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is None:
                 conn.execute(
@@ -150,7 +163,7 @@ class Store(PageIndex):
         conn = self._connect()
         with self._write_lock:
             try:
-                with conn:
+                with immediate(conn):
                     yield conn
             except sqlite3.Error as exc:
                 raise self._fail(exc) from exc
