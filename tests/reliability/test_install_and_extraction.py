@@ -6,11 +6,11 @@ import ast
 import importlib.metadata
 import re
 import sys
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from hermes_nb import config
 from hermes_nb.errors import ContentFetchError
@@ -126,6 +126,6 @@ def test_a_failing_html_parser_degrades_to_visible_text_never_markup(monkeypatch
         raise ValueError("parser crashed")
 
     monkeypatch.setattr(content, "html_to_markdown", broken)
-    html = "<html><head><title>T</title><style>p{}</style></head><body><p>Visible <b>words</b></p></body></html>"
+    html = "<html><head><title>T</title><style>p{}</style></head><body><p>Visible <b>words</b></p></body>"
     doc = content.convert(html, "text/html", url="https://example.test/")
     assert doc.content == "Visible words" and "parse_warning" in doc.metadata
