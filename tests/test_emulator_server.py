@@ -289,6 +289,37 @@ def test_serve_output(capsys):
     stop.set()
     serve(stop=stop)
     out = capsys.readouterr().out
-    assert "hn.config.set('web.brave.base_url', 'http://127.0.0.1:" in out
-    assert "hn.config.set_key('FAL_KEY', 'emu-fal-key')" in out
-    assert "security.allow_private_urls" in out
+    assert "use_emulator('http://127.0.0.1:" in out
+    assert "set_key" not in out and "emu-fal-key" not in out
+
+
+def test_use_emulator_by_url_points_the_session_at_a_running_emulator():
+    from hermes_nb import config
+    from hermes_nb.testing import Emulator, use_emulator
+
+    with Emulator() as emu:
+        with use_emulator(emu.url):
+            assert config.get("web.brave.base_url") == emu.base_url("brave")
+            assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "emu-brave-key"
+            assert config.get("security.allow_private_urls") is True
+        assert config.get("web.brave.base_url") is None
+
+
+@pytest.mark.parametrize("url", ["https://127.0.0.1:8877", "http://example.org:8877", "http://127.0.0.1", "8877"])
+def test_use_emulator_refuses_urls_that_are_not_a_loopback_emulator(url):
+    from hermes_nb.testing import use_emulator
+
+    with pytest.raises(InvalidInputError, match="loopback URL that `hermes-nb emulate` prints"):
+        use_emulator(url)
+
+
+def test_use_emulator_names_the_command_when_nothing_listens():
+    import socket
+
+    from hermes_nb.testing import use_emulator
+
+    with socket.socket() as probe:  # a port that was free a moment ago and has no listener
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(InvalidInputError, match=f"hermes-nb emulate --port {port}"):
+        use_emulator(f"http://127.0.0.1:{port}")

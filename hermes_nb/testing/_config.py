@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from hermes_nb import config
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.testing._server import IMAGE_PROVIDERS, WEB_PROVIDERS, Emulator
+from hermes_nb.testing._server import IMAGE_PROVIDERS, PROVIDER_PREFIXES, WEB_PROVIDERS, Emulator
 
 __all__ = ["use_emulator", "serve", "KEY_NAMES"]
 
@@ -16,23 +18,52 @@ __all__ = ["use_emulator", "serve", "KEY_NAMES"]
 KEY_NAMES = {
     "brave": "BRAVE_SEARCH_API_KEY",
     "tavily": "TAVILY_API_KEY",
+    "serper": "SERPER_API_KEY",
     "openai": "OPENAI_API_KEY",
     "xai": "XAI_API_KEY",
     "fal": "FAL_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
 }
 
 
 def _config_keys(providers: Iterable[str]) -> dict[str, str]:
-    return {
+    names = list(providers)
+    keys = {
         (f"web.{name}.base_url" if name in WEB_PROVIDERS else f"image_gen.{name}.base_url"): name
-        for name in providers
+        for name in names
     }
+    if "jina" in names:  # Jina Search lives on its own host (s.jina.ai)
+        keys["web.jina.search_base_url"] = "jina-search"
+    return keys
+
+
+class _Running:
+    """An emulator started elsewhere (``hermes-nb emulate``), known by its URL."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url.strip())
+        if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost") or not parts.port:
+            raise InvalidInputError(
+                f"use_emulator takes an Emulator or the loopback URL that `hermes-nb emulate` prints, "
+                f"such as 'http://127.0.0.1:8877'; got {url!r}"
+            )
+        try:
+            socket.create_connection((parts.hostname, parts.port), timeout=2).close()
+        except OSError:
+            raise InvalidInputError(
+                f"no emulator answers at {url}; start one in a terminal with "
+                f"`hermes-nb emulate --port {parts.port}`"
+            ) from None
+        self.url = f"http://{parts.hostname}:{parts.port}"
+
+    def base_url(self, provider: str) -> str:
+        return self.url + PROVIDER_PREFIXES[provider]
 
 
 class _Applied:
     """The configuration changes of one ``use_emulator`` call; call it (or exit it) to undo."""
 
-    def __init__(self, emu: Emulator, providers: list[str]) -> None:
+    def __init__(self, emu: Emulator | _Running, providers: list[str]) -> None:
         self._saved_config: dict[str, tuple[bool, Any]] = {}
         self._saved_keys: dict[str, str | None] = {}
         self._undone = False
@@ -74,8 +105,11 @@ def _session_key(name: str) -> str | None:
         return config._session_keys.get(name)
 
 
-def use_emulator(emu: Emulator, providers: Iterable[str] | None = None) -> _Applied:
+def use_emulator(emu: Emulator | str, providers: Iterable[str] | None = None) -> _Applied:
     """Point every emulated provider (or only ``providers``) at ``emu``; returns an undo callable.
+
+    ``emu`` is an ``Emulator`` of this process or the URL of one running elsewhere
+    (``use_emulator("http://127.0.0.1:8877")`` after ``hermes-nb emulate --port 8877``).
 
     Sets ``web.<name>.base_url`` / ``image_gen.<name>.base_url``, valid fake keys
     (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and
@@ -89,7 +123,7 @@ def use_emulator(emu: Emulator, providers: Iterable[str] | None = None) -> _Appl
         raise InvalidInputError(
             f"the emulator does not speak {unknown}; choose from {[*WEB_PROVIDERS, *IMAGE_PROVIDERS]}"
         )
-    return _Applied(emu, names)
+    return _Applied(_Running(emu) if isinstance(emu, str) else emu, names)
 
 
 def serve(
@@ -99,12 +133,8 @@ def serve(
     emu = Emulator(seed=seed, host=host, port=port)
     try:
         print(f"hermes_nb provider emulator on {emu.url} (loopback only; Ctrl-C stops it)")
-        print("In a notebook:\n    import hermes_nb as hn")
-        for key, name in _config_keys([*WEB_PROVIDERS, *IMAGE_PROVIDERS]).items():
-            print(f"    hn.config.set({key!r}, {emu.base_url(name)!r})")
-        print("    hn.config.set('security.allow_private_urls', True)  # extract may reach loopback pages")
-        for name, secret in KEY_NAMES.items():
-            print(f"    hn.config.set_key({secret!r}, 'emu-{name}-key')")
+        print("In a notebook:\n    from hermes_nb.testing import use_emulator")
+        print(f"    use_emulator({emu.url!r})  # base URLs, fake keys, loopback pages allowed")
         print(f"Pages for extract and crawl: {emu.page_url('/site/')}", flush=True)
         waiter = stop or threading.Event()
         try:
