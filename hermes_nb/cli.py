@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hermes_nb._version import __version__
 from hermes_nb.errors import HermesError
 
 __all__ = ["main", "build_parser"]
@@ -238,6 +240,7 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
     """The argparse tree, with ``register_cli_command`` subcommands when ``plugin_commands``."""
     parser = argparse.ArgumentParser(prog="hermes-nb", description="Hermes Agent plugins for notebooks.")
     parser.add_argument("-v", "--verbose", action="store_true", help="show warnings from plugin loading")
+    parser.add_argument("--version", action="version", version=f"hermes-nb {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     plugins = top.add_parser("plugins", help="list, inspect, enable or disable plugins")
@@ -322,11 +325,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         status = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler below
         return status if isinstance(status, int) else 0
     except SystemExit as exc:  # argparse: 2 for usage errors, 0 for --help
         return exc.code if isinstance(exc.code, int) else 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # piped into `head`, which stopped reading: not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python flushes stdout at exit; keep that quiet too
+        return 0
     except (_CommandError, HermesError) as exc:
         print(f"hermes-nb: error: {exc}", file=sys.stderr)
         return 1

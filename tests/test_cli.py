@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +170,25 @@ def test_unexpected_errors_are_one_line(
     monkeypatch.setattr(loader, "list_plugins", boom)
     code, _, err = _run(capsys, "plugins", "list")
     assert code == 1 and err == "hermes-nb: error: RuntimeError: disk on fire\n"
+
+
+def test_version() -> None:
+    from hermes_nb import __version__
+
+    out = subprocess.run(
+        [sys.executable, "-m", "hermes_nb.cli", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and out.stdout.strip() == f"hermes-nb {__version__}"
+
+
+def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
+    # `hermes-nb plugins list | head -0`: the reader is gone before anything is written
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hermes_nb.cli", "plugins", "list"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "HERMES_HOME": str(tmp_path)},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "BrokenPipe" not in err and "Traceback" not in err

@@ -240,7 +240,7 @@ class HermesMagics(Magics):
     def hermes(self, line: str) -> Any:
         """Manage hermes_nb from a cell.
 
-        Subcommands::
+        Subcommands:
 
             %hermes plugins                          loaded plugins and their errors
             %hermes providers [web|image_gen]        providers, ✅/❌ and why
