@@ -29,9 +29,10 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "openai": "/openai/v1",
     "xai": "/xai/v1",
     "fal": "/fal",
+    "openrouter": "/openrouter/api/v1",
 }
 WEB_PROVIDERS = ("brave", "tavily", "searxng", "jina")
-IMAGE_PROVIDERS = ("openai", "xai", "fal")
+IMAGE_PROVIDERS = ("openai", "xai", "fal", "openrouter")
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
 _LOOPBACK = {"127.0.0.1", "localhost"}
 
@@ -203,9 +204,9 @@ class Emulator:
 
 
 def _build_apis() -> dict[str, Api]:
-    from hermes_nb.testing import _fal, _files, _openai, _pages, _tavily, _web_apis, _xai
+    from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
 
-    modules = (_web_apis, _tavily, _openai, _xai, _fal, _pages, _files)
+    modules = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
     apis: list[Api] = [api for module in modules for api in module.APIS]
     return {api.name: api for api in apis}
 
