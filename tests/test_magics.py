@@ -260,3 +260,53 @@ def test_hermes_listings(ip: InteractiveShell) -> None:
     stats = repr(ip.run_line_magic("hermes", "cache stats"))
     assert "searches" in stats
     assert "cleared" in repr(ip.run_line_magic("hermes", "cache clear"))
+
+
+class OfflineKeyless(FakeWeb):
+    """A keyless provider without network: a different engine error on every call, like ddgs offline."""
+
+    name = "offline-keyless"
+    tier = "keyless"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def search(self, query: str, limit: int = 5) -> Any:
+        from hermes_nb.errors import ProviderUnavailableError
+
+        self.calls += 1
+        raise ProviderUnavailableError(f"DNSError: engine-{self.calls}.example not found", provider=self.name)
+
+
+class KeyedButUnset(FakeWeb):
+    name = "keyed"
+    tier = "commercial"
+
+    def is_available(self) -> bool:
+        return False
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {"name": "Keyed", "env_vars": [{"key": "KEYED_API_KEY"}]}
+
+
+def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_providers, "loader", None)
+    web_providers.clear()
+    web_providers.register(OfflineKeyless())
+    web_providers.register(KeyedButUnset())
+    config.unset("web.search_backend")
+    lines = []
+    for _ in range(2):
+        with pytest.raises(UsageError) as info:
+            ip.run_line_magic("web_search", "anything")
+        lines.append(str(info.value))
+    assert lines[0] == lines[1]  # the same words every run, so saved notebooks do not change
+    assert "DNSError" not in lines[0] and "\n" not in lines[0]
+    for way in ("KEYED_API_KEY", "hn.config.set_key", "use_emulator", "web.searxng.base_url"):
+        assert way in lines[0]
+
+
+def test_a_keyed_failure_keeps_its_own_message(ip: InteractiveShell) -> None:
+    with pytest.raises(UsageError, match="nokey rejected the key"):
+        ip.run_line_magic("web_search", "-b nokey anything")

@@ -51,3 +51,14 @@ def test_manifest_requires_env_of_the_owner_counts() -> None:
     provider = Keyed({})
     assert missing_env(provider, "web/brave") == ["BRAVE_SEARCH_API_KEY"]
     assert missing_env(provider, "no/such-plugin") == []
+
+
+def test_a_setting_that_is_not_a_secret_is_not_sent_to_set_key() -> None:
+    class SelfHosted:
+        name = "selfhosted"
+
+        def get_setup_schema(self) -> dict[str, object]:
+            return {"env_vars": [{"key": "SELFHOSTED_URL"}], "install": "or hn.config.set('web.x.base_url', URL)"}
+
+    hint = setup_hint(SelfHosted())
+    assert "SELFHOSTED_URL in the environment" in hint and "set_key" not in hint

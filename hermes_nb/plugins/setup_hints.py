@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_nb import config
+from hermes_nb.redaction import is_secret_name
 
 __all__ = ["missing_env", "setup_hint"]
 
@@ -59,8 +60,12 @@ def setup_hint(provider: Any, owner: str = "") -> str:
     """One sentence naming the fix: the variables to set and any install/config step."""
     parts = []
     missing = missing_env(provider, owner)
-    if missing:
-        parts.append(f"set {' or '.join(missing)} ({_WHERE})")
+    secrets = [name for name in missing if is_secret_name(name)]
+    settings = [name for name in missing if not is_secret_name(name)]
+    if secrets:
+        parts.append(f"set {' or '.join(secrets)} ({_WHERE})")
+    if settings:  # a URL or a switch, not a secret: hn.config.set_key would be the wrong door
+        parts.append(f"set {' or '.join(settings)} in the environment or $HERMES_HOME/.env")
     install = _schema(provider).get("install")
     if install:
         parts.append(str(install))

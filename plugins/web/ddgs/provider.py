@@ -138,9 +138,12 @@ class DdgsProvider(WebSearchProvider):
         if kind == "timeout":
             raise TimeoutError_(f"ddgs timed out ({message})", provider=self.name)
         if kind == "engines_failed":
+            # The message stays the same from run to run (ddgs reports whichever engine it tried
+            # last); what each engine said is kept in details.
             raise ProviderUnavailableError(
-                f"every ddgs search engine failed ({message}); check the network, or use another provider",
-                provider=self.name,
+                "ddgs could not reach any search engine (no network, or the engines refuse requests); "
+                "check the network, or use another provider",
+                provider=self.name, details={"engines": message},
             )
         if kind == "missing":
             raise ProviderNotConfiguredError(

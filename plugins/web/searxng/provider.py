@@ -97,7 +97,7 @@ class SearxngProvider(WebSearchProvider):
             "env_vars": [
                 {"key": URL_ENV, "prompt": "SearXNG base URL", "url": "https://docs.searxng.org/"}
             ],
-            "install": "or hn.config.set('web.searxng.base_url', 'http://127.0.0.1:8888')",
+            "install": "or hn.config.set('web.searxng.base_url', 'http://127.0.0.1:8888') (not a secret)",
         }
 
     @staticmethod
