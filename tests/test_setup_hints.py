@@ -58,7 +58,7 @@ def test_a_setting_that_is_not_a_secret_is_not_sent_to_set_key() -> None:
         name = "selfhosted"
 
         def get_setup_schema(self) -> dict[str, object]:
-            return {"env_vars": [{"key": "SELFHOSTED_URL"}], "install": "or hn.config.set('web.x.base_url', URL)"}
+            return {"env_vars": [{"key": "SELFHOSTED_URL"}], "install": "or hn.config.set(KEY, URL)"}
 
     hint = setup_hint(SelfHosted())
     assert "SELFHOSTED_URL in the environment" in hint and "set_key" not in hint
