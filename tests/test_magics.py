@@ -310,3 +310,13 @@ def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch:
 def test_a_keyed_failure_keeps_its_own_message(ip: InteractiveShell) -> None:
     with pytest.raises(UsageError, match="nokey rejected the key"):
         ip.run_line_magic("web_search", "-b nokey anything")
+
+
+def test_hermes_use_warns_at_once_when_the_provider_is_not_ready(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web_providers.register(KeyedButUnset())
+    message = ip.run_line_magic("hermes", "use search keyed")
+    assert config.get("web.search_backend") == "keyed"  # the choice is kept …
+    assert "not ready yet" in repr(message) and "KEYED_API_KEY" in repr(message)  # … and its needs, now
+    assert "not ready" not in repr(ip.run_line_magic("hermes", "use search fakeweb"))

@@ -146,12 +146,30 @@ def _cmd_use(args: list[str]) -> Any:
         config.unset(key)
         config.set(key, None)
         return Message(f"{capability}: automatic provider selection")
-    registry = image_providers if capability == "image" else web_providers
-    if registry.get(name) is None:
+    registry: Any = image_providers if capability == "image" else web_providers
+    provider = registry.get(name)
+    if provider is None:
         known = ", ".join(registry.names()) or "none"
         raise ProviderNotFoundError(f"no {registry.kind} provider called {name!r}; known: {known}")
     config.set(key, name)
-    return Message(f"{capability}: using {name} ({key} = {name!r} for this session)")
+    done = f"{capability}: using {name} ({key} = {name!r} for this session)"
+    if _ready(provider, capability):
+        return Message(done)
+    from hermes_nb.plugins.setup_hints import setup_hint  # lazy: keeps %load_ext fast
+
+    # Said now, not at the next search: the choice is kept, and this is what it still needs.
+    return Message(f"{done}. ⚠️ {name} is not ready yet: {setup_hint(provider, registry.owner(name))}")
+
+
+def _ready(provider: Any, capability: str) -> bool:
+    try:
+        if capability == "image":
+            return bool(provider.is_available())
+        from hermes_nb.web import selection  # lazy: keeps %load_ext fast
+
+        return selection.is_available(provider)
+    except Exception:
+        return False
 
 
 def _cmd_config(args: list[str]) -> Any:

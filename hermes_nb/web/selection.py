@@ -11,7 +11,16 @@ Auto mode: every registered provider that supports the capability and is availab
 
 A provider's tier is its ``tier`` class attribute, else ``keyless`` when ``is_keyless_available()``
 and ``commercial`` otherwise. Auto mode moves to the next candidate on a retryable error
-(``errors.RETRYABLE_CODES``) and stops on any other (bad input, blocked content).
+(``errors.RETRYABLE_CODES``: rate limits, 5xx, timeouts, network, auth) and stops on any other
+(bad input, blocked content).
+
+The keyless tier (Hermes PRs #90313/#90572) is the last resort before ``offline``: zero-config
+providers (``direct``, ``ddgs``) and every provider that is not ``is_available()`` (no key, no
+configuration) but ``is_keyless_available()`` — Jina Reader, Keenable's public endpoints, and
+vendors' keyless modes. Inside it the order is ``web.provider_priority``, then ``KEYLESS_ORDER``,
+then name. A provider whose key is set is never run keyless: it keeps its own tier, and a failure
+there moves on to the next provider, not to the same vendor's keyless mode. An explicit choice is
+only ever that provider (keyless when it has no key and works without one).
 """
 
 from __future__ import annotations
@@ -38,7 +47,9 @@ from hermes_nb.web.results import Attempt
 __all__ = [
     "CAPABILITIES",
     "TIERS",
+    "KEYLESS_ORDER",
     "configured_backend",
+    "keyless_only",
     "tier_of",
     "is_available",
     "supports",
@@ -52,10 +63,12 @@ T = TypeVar("T")
 
 CAPABILITIES = ("search", "extract", "crawl")
 TIERS = ("commercial", "self_hosted", "keyless", "offline")
+#: The keyless ring in auto mode: no third party first, then keyless services, then vendors' trial modes.
+KEYLESS_ORDER = ("direct", "ddgs", "jina", "keenable", "exa", "parallel", "tavily", "firecrawl")
 
 _KEYLESS_HINT = {
-    "search": "ddgs (pip install ddgs), or local for pages already in the store",
-    "extract": "direct (no key needed)",
+    "search": "ddgs, keenable, or local for pages already in the store",
+    "extract": "direct (no key needed), jina (Jina Reader), keenable",
     "crawl": "direct (no key needed)",
 }
 
@@ -95,6 +108,13 @@ def _keyless(provider: WebSearchProvider) -> bool:
         return False
 
 
+def _keyed(provider: WebSearchProvider) -> bool:
+    try:
+        return bool(provider.is_available())
+    except Exception:
+        return False
+
+
 def is_available(provider: WebSearchProvider) -> bool:
     """``is_available()`` or keyless-available; any exception counts as unavailable."""
     try:
@@ -105,7 +125,15 @@ def is_available(provider: WebSearchProvider) -> bool:
     return _keyless(provider)
 
 
+def keyless_only(provider: WebSearchProvider) -> bool:
+    """True when the provider can serve only through its keyless mode (no key, no configuration)."""
+    return not _keyed(provider) and _keyless(provider)
+
+
 def tier_of(provider: WebSearchProvider) -> str:
+    """The auto-mode tier: the declared one, or ``keyless`` while only the keyless mode works."""
+    if keyless_only(provider):
+        return "keyless"
     tier = getattr(provider, "tier", None)
     if isinstance(tier, str) and tier in TIERS:
         return tier
@@ -121,10 +149,12 @@ def _priority() -> list[str]:
     return [normalize_name(v) for v in value if normalize_name(v)]
 
 
-def _sort_key(provider: WebSearchProvider, priority: list[str]) -> tuple[int, int, str]:
+def _sort_key(provider: WebSearchProvider, priority: list[str]) -> tuple[int, int, int, str]:
     name = normalize_name(provider.name)
     rank = priority.index(name) if name in priority else len(priority)
-    return TIERS.index(tier_of(provider)), rank, name
+    tier = tier_of(provider)
+    ring = KEYLESS_ORDER.index(name) if tier == "keyless" and name in KEYLESS_ORDER else len(KEYLESS_ORDER)
+    return TIERS.index(tier), rank, ring, name
 
 
 def candidates(capability: str) -> list[WebSearchProvider]:
@@ -291,7 +321,8 @@ class _Walk:
 
     def succeeded(self, provider: WebSearchProvider) -> str:
         name = normalize_name(provider.name)
-        self.attempts.append(Attempt(name, None, "ok", self._elapsed()))
+        outcome = "ok (keyless)" if keyless_only(provider) else "ok"
+        self.attempts.append(Attempt(name, None, outcome, self._elapsed()))
         return name
 
     def _elapsed(self) -> float:
