@@ -1,7 +1,7 @@
 """Content-type handlers: fetched bytes → Markdown text plus metadata (title, author, date, language).
 
 ``convert(data, content_type)`` routes by the detected content type (``hermes_nb.net.fetch`` detects it):
-HTML → Markdown with trafilatura; Markdown and plain text kept (whitespace normalised); JSON
+HTML → Markdown by ``hermes_nb.web.extraction`` (candidates, confidence, page type); Markdown and plain text kept (whitespace normalised); JSON
 pretty-printed; CSV/TSV → a Markdown table; RSS/Atom → bullets; PDF → text with pypdf. Other types
 raise ``ContentFetchError`` naming the type. A handler that fails on malformed input falls back to
 plain text and says so in ``metadata["parse_warning"]``.
@@ -13,12 +13,11 @@ import csv
 import io
 import json
 import re
-import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_nb.errors import ContentFetchError
+from hermes_nb.web.extraction import Document, html_signals, html_to_markdown, missing_package, visible_text_of
 
 __all__ = ["Document", "convert", "convert_fetched", "html_to_markdown", "html_signals", "kind_of"]
 
@@ -30,15 +29,6 @@ MAX_TABLE_COLS = 20
 MAX_CELL_CHARS = 80
 MAX_FEED_ITEMS = 20
 MAX_PDF_PAGES = 500
-
-
-@dataclass
-class Document:
-    """The readable form of one fetched resource."""
-
-    title: str
-    content: str
-    metadata: dict[str, Any] = field(default_factory=dict)
 
 
 _HTML_TYPES = {"text/html", "application/xhtml+xml"}
@@ -121,91 +111,14 @@ def _decode(data: bytes, charset: str | None) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-# --- HTML -----------------------------------------------------------------------------------
+# --- HTML (the extraction subpackage does the work) ------------------------------------------
 
-_HTML_LANG = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)*)", re.I)
-_TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
-_SCRIPT_TAG = re.compile(r"<script\b", re.I)
-
-
-def html_to_markdown(html: str, *, url: str | None = None) -> Document:
-    """Main text of an HTML page as Markdown, with trafilatura's metadata; never ``None``.
-
-    Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
-    (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
-    """
-    try:
-        import trafilatura  # heavy: imported on first conversion
-    except ImportError as exc:
-        missing = _missing_package(exc)
-        raise ContentFetchError(
-            f"cannot convert the HTML of {url or 'the page'} to Markdown: the converter could not be "
-            f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
-            details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
-        ) from exc
-
-    found = trafilatura.bare_extraction(
-        html,
-        url=url or None,
-        with_metadata=True,
-        include_formatting=True,
-        include_comments=False,
-        include_tables=True,
-    )
-    meta: dict[str, Any] = {"content_type": "text/html"}
-    if found is not None:
-        body = unicodedata.normalize("NFC", getattr(found, "text", None) or "").strip()
-        title = getattr(found, "title", None) or ""
-        for key in ("author", "date", "language", "description", "sitename"):
-            value = getattr(found, key, None)
-            if value:
-                meta[key] = value
-    else:
-        # Too little text for trafilatura (a stub or a JavaScript shell): keep whatever is visible.
-        body = _visible_text(html)
-        title = ""
-    if not title:
-        match = _TITLE_TAG.search(html[:200_000])
-        title = _squash(_unescape(match.group(1))) if match else ""
-    if "language" not in meta:
-        lang = _HTML_LANG.search(html[:4096].encode("utf-8", "replace"))
-        if lang:
-            meta["language"] = lang.group(1).decode("ascii").replace("_", "-")
-    return Document(title=title, content=body, metadata=meta)
-
-
-def _missing_package(exc: ImportError) -> str:
-    # lxml>=5.2 raises a bare ImportError (no .name) when its split-off lxml_html_clean is absent.
-    if "lxml_html_clean" in str(exc) or (exc.name or "").startswith("lxml_html_clean"):
-        return "lxml_html_clean"
-    return (exc.name or "trafilatura").split(".")[0]
-
-
-def html_signals(html: str) -> tuple[int, int]:
-    """``(script tags, visible body characters)`` — what the Jina Reader triggers look at."""
-    return len(_SCRIPT_TAG.findall(html)), len(_visible_text(html))
-
-
-def _visible_text(html: str) -> str:
-    import lxml.html
-
-    try:
-        root = lxml.html.document_fromstring(html)
-    except (ValueError, TypeError, lxml.etree.ParserError):
-        return ""
-    for bad in root.xpath("//script|//style|//noscript|//template|//head"):
-        bad.drop_tree()
-    return _squash(root.text_content())
-
-
-def _unescape(text: str) -> str:
-    import html as html_lib
-
-    return html_lib.unescape(text)
+_missing_package = missing_package
 
 
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+_visible_text = visible_text_of
 
 
 def _html(text: str, url: str, mime: str) -> Document:

@@ -1,0 +1,144 @@
+"""The page metadata we keep (title, author, date, language, site name, canonical URL, description).
+
+Read straight from the parsed tree: ``<meta>`` properties (Dublin Core, Open Graph, Twitter,
+Parse.ly), JSON-LD, ``<link rel=canonical>``, ``<html lang>`` and ``<time>`` — no date guessing over
+the whole text, which is what makes trafilatura's own metadata pass expensive.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+from typing import Any
+from urllib.parse import urljoin
+
+from .tree import squash
+
+# Preference order per field; the first non-empty wins (keys are lower-cased meta name/property).
+_TITLE = ("dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title",
+          "twitter:title", "parsely-title")
+_AUTHOR = ("dc:creator", "dcterm:creator", "author", "parsely-author", "article:author", "byl")
+_DESCRIPTION = ("dc:description", "dcterm:description", "og:description", "weibo:article:description",
+                "weibo:webpage:description", "description", "twitter:description")
+_DATE = ("article:published_time", "parsely-pub-date", "dc:date", "dcterm:date", "date", "pubdate",
+         "publishdate", "article:modified_time", "og:updated_time")
+_SITE = ("og:site_name", "application-name")
+_ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle",
+                  "WebPage", "SocialMediaPosting", "DiscussionForumPosting", "Product", "QAPage")
+
+
+def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
+    """Metadata fields found in the page (absent keys: not found); ``json_ld_types`` for page typing."""
+    metas = _meta_values(root)
+    ld = _json_ld(root)
+    out: dict[str, Any] = {}
+    title = _first(metas, _TITLE) or _text(ld.get("headline") or ld.get("name")) or _title_tag(root)
+    if title:
+        out["title"] = title
+    author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author"))
+    if author:
+        out["author"] = author
+    date = _first(metas, _DATE) or _text(ld.get("datePublished")) or _time_tag(root)
+    if date:
+        out["date"] = date
+    lang = (root.get("lang") or root.get("xml:lang") or metas.get("content-language") or metas.get("og:locale") or "")
+    if lang.strip():
+        out["language"] = lang.strip().replace("_", "-")
+    site = _first(metas, _SITE) or _ld_person(ld.get("publisher"))
+    if site:
+        out["sitename"] = site
+    description = _first(metas, _DESCRIPTION) or _text(ld.get("description"))
+    if description:
+        out["description"] = description
+    canonical = _canonical(root) or metas.get("og:url") or ""
+    if canonical:
+        out["canonical_url"] = urljoin(url or "", canonical)
+    if ld.get("@types"):
+        out["json_ld_types"] = ld["@types"]
+    if metas.get("og:type"):
+        out["og_type"] = metas["og:type"]
+    if metas.get("generator"):
+        out["generator"] = metas["generator"]
+    return out
+
+
+def _meta_values(root: Any) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for meta in root.iter("meta"):
+        content = meta.get("content")
+        if content is None or not content.strip():
+            continue
+        keys = f"{meta.get('property') or ''} {meta.get('name') or ''} {meta.get('http-equiv') or ''}"
+        for key in keys.lower().split():  # properties may be space-separated lists
+            found.setdefault(key.replace(".", ":"), squash(html_lib.unescape(content)))
+    return found
+
+
+def _first(metas: dict[str, str], keys: tuple[str, ...], *, reject_urls: bool = False) -> str:
+    for key in keys:
+        value = metas.get(key, "")
+        if value and not (reject_urls and re.match(r"https?://", value)):
+            return value
+    return ""
+
+
+def _title_tag(root: Any) -> str:
+    for title in root.iter("title"):
+        text = squash(title.text_content())
+        if text:
+            return text
+    return ""
+
+
+def _time_tag(root: Any) -> str:
+    for time in root.iter("time"):
+        if time.get("datetime") and (time.get("pubdate") is not None or "publish" in (time.get("class") or "")):
+            return str(time.get("datetime")).strip()
+    return ""
+
+
+def _canonical(root: Any) -> str:
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return str(link.get("href")).strip()
+    return ""
+
+
+def _json_ld(root: Any) -> dict[str, Any]:
+    """The first article-like JSON-LD object (``@types``: every type seen), or ``{}``."""
+    types: list[str] = []
+    best: dict[str, Any] = {}
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                kinds = item.get("@type")
+                kinds = kinds if isinstance(kinds, list) else [kinds]
+                types.extend(k for k in kinds if isinstance(k, str))
+                if not best and any(k in _ARTICLE_TYPES for k in kinds if isinstance(k, str)):
+                    best = item
+                stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+    return dict(best, **{"@types": types}) if types else best
+
+
+def _text(value: Any) -> str:
+    return squash(html_lib.unescape(value)) if isinstance(value, str) else ""
+
+
+def _ld_person(value: Any) -> str:
+    if isinstance(value, list):
+        names = [_ld_person(v) for v in value]
+        return ", ".join(n for n in names if n)
+    if isinstance(value, dict):
+        return _text(value.get("name"))
+    return _text(value)

@@ -1,0 +1,154 @@
+"""HTML page → Markdown: parse once, run candidates on the shared tree, choose, score, type the page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hermes_nb import config
+from hermes_nb.errors import ContentFetchError
+
+from . import candidates as cands
+from .choose import Choice, agreement, choose, confidence, prose_share, words
+from .document import Document
+from .metadata import page_metadata
+from .page_type import page_type
+from .tree import drop_hidden, parse_html, squash, visible_text
+
+__all__ = ["html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
+
+DEFAULT_MIN_CONFIDENCE = 0.5
+_TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
+_SCRIPT_TAG = re.compile(r"<script\b", re.I)
+_PRIVATE_META = ("json_ld_types", "og_type", "generator")
+#: Candidates tried, in order, after the first choice when its confidence is below the threshold.
+_NEXT = (cands.READABILITY, cands.TRAFILATURA_FALLBACK, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
+
+
+def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float | None = None) -> Document:
+    """Main text of an HTML page as Markdown with metadata, ``confidence`` and ``page_type``; never ``None``.
+
+    Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
+    (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
+    """
+    try:
+        import trafilatura  # noqa: F401  # heavy: imported on first conversion
+    except ImportError as exc:
+        missing = missing_package(exc)
+        raise ContentFetchError(
+            f"cannot convert the HTML of {url or 'the page'} to Markdown: the converter could not be "
+            f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
+            details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
+        ) from exc
+    root = parse_html(html)
+    if root is None:
+        return _stub(html, url, visible="")
+    meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
+    title = str(meta.pop("title", ""))
+    hidden = drop_hidden(root)
+    primary = cands.trafilatura_candidate(root, url)
+    second = _readability(root) if primary.markdown else None
+    choice = choose(primary, second)
+    tried = [primary.name] + ([second.name] if second is not None else [])
+    threshold = _threshold(min_confidence)
+    if choice.confidence < threshold:
+        choice = _next_candidate(root, url, choice, tried)
+    if not choice.candidate.markdown:
+        return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
+    text = choice.candidate.markdown
+    meta.update(
+        extractor=choice.candidate.name,
+        extractor_reason=choice.reason,
+        candidates=tried,
+        confidence=choice.confidence,
+        page_type=page_type(root, url or "", meta, prose_share(text), choice.candidate.link_density),
+    )
+    if choice.confidence < threshold:
+        meta["low_confidence"] = True
+    if hidden:
+        meta["hidden_elements_dropped"] = hidden
+    for key in _PRIVATE_META:
+        meta.pop(key, None)
+    return Document(title=title or _first_heading(text), content=text, metadata=meta)
+
+
+def _readability(root: Any) -> cands.Candidate | None:
+    try:
+        return cands.readability_candidate(root)
+    except ImportError:  # an install without readability-lxml still extracts, with one candidate
+        return None
+
+
+def _threshold(given: float | None) -> float:
+    value = given if given is not None else config.get("web.extract.min_confidence", DEFAULT_MIN_CONFIDENCE)
+    try:
+        return max(0.0, min(1.0, float(value)))
+    except (TypeError, ValueError):
+        return DEFAULT_MIN_CONFIDENCE
+
+
+def _next_candidate(root: Any, url: str | None, current: Choice, tried: list[str]) -> Choice:
+    """Try the remaining candidates in order; keep the most confident one (agreement with the current)."""
+    best = current
+    for name in _NEXT:
+        if name in tried:
+            continue
+        tried.append(name)
+        cand = _readability(root) if name == cands.READABILITY else cands.trafilatura_candidate(root, url, name)
+        if cand is None or not cand.markdown:
+            continue
+        agree = agreement(words(cand.markdown), words(current.candidate.markdown)) if current.candidate.markdown else None
+        score = confidence(cand, agree)
+        if score > best.confidence:
+            best = Choice(cand, score, f"next candidate after low confidence ({current.confidence:.2f})")
+        if best.confidence >= _threshold(None):
+            break
+    return best
+
+
+def _stub(
+    html: str, url: str | None, *, visible: str, title: str = "", meta: dict[str, Any] | None = None,
+    tried: list[str] | None = None,
+) -> Document:
+    """Too little text for the extractors (a stub or a JavaScript shell): keep whatever is visible."""
+    meta = dict(meta or {"content_type": "text/html"})
+    for key in _PRIVATE_META:
+        meta.pop(key, None)
+    if not title:
+        match = _TITLE_TAG.search(html[:200_000])
+        title = squash(_unescape(match.group(1))) if match else ""
+    body = visible or visible_text_of(html)
+    n = len(body.split())
+    meta.update(extractor="visible-text", extractor_reason="no candidate found main text",
+                candidates=tried or [], confidence=round(min(0.3, n / 500), 2), page_type="other",
+                low_confidence=True)
+    return Document(title=title, content=body, metadata=meta)
+
+
+def _first_heading(markdown: str) -> str:
+    match = re.search(r"^#{1,2}\s+(.+)$", markdown, re.M)
+    return match.group(1).strip() if match else ""
+
+
+def missing_package(exc: ImportError) -> str:
+    """The pip name to install for a failed converter import."""
+    # lxml>=5.2 raises a bare ImportError (no .name) when its split-off lxml_html_clean is absent.
+    if "lxml_html_clean" in str(exc) or (exc.name or "").startswith("lxml_html_clean"):
+        return "lxml_html_clean"
+    return (exc.name or "trafilatura").split(".")[0]
+
+
+def html_signals(html: str) -> tuple[int, int]:
+    """``(script tags, visible body characters)`` — what the Jina Reader triggers look at."""
+    return len(_SCRIPT_TAG.findall(html)), len(visible_text_of(html))
+
+
+def visible_text_of(html: str) -> str:
+    """Visible text of an HTML string (scripts, styles and the head left out); ``""`` when unparsable."""
+    return visible_text(parse_html(html))
+
+
+def _unescape(text: str) -> str:
+    import html as html_lib
+
+    return html_lib.unescape(text)

@@ -1,0 +1,61 @@
+"""Parse an HTML page once into an lxml tree, drop what a reader never sees, and measure its text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I)
+_SPACE = re.compile(r"\s+")
+#: Text nodes a reader can see: not inside scripts, styles, templates or the head.
+_VISIBLE_TEXT = (
+    ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template"
+    " or ancestor::head)]"
+)
+
+
+def parse_html(html: str) -> Any | None:
+    """The page as an ``lxml.html`` tree, or ``None`` when lxml cannot make one."""
+    import lxml.html  # heavy: only pages that are HTML pay for it
+
+    if "<?xml" in html[:100]:  # lxml refuses str input with an encoding declaration
+        html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
+    try:
+        return lxml.html.document_fromstring(html)
+    except (ValueError, TypeError, lxml.etree.ParserError):
+        return None
+
+
+def drop_hidden(root: Any) -> int:
+    """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count them."""
+    doomed = [
+        el
+        for el in root.iter("*")
+        if isinstance(el.tag, str)
+        and el.tag not in ("html", "body")
+        and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
+    ]
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    return len(doomed)
+
+
+def visible_text(root: Any) -> str:
+    """Whitespace-squashed text of ``root`` without scripts, styles and the head (``root`` untouched)."""
+    if root is None:
+        return ""
+    return squash(" ".join(root.xpath(_VISIBLE_TEXT)))
+
+
+def link_density(el: Any) -> float:
+    """Share of ``el``'s text that sits inside links (0 when it has no text)."""
+    text = len(squash(el.text_content()))
+    if not text:
+        return 0.0
+    linked = sum(len(squash(a.text_content())) for a in el.iter("a"))
+    return min(1.0, linked / text)
+
+
+def squash(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
