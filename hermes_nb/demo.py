@@ -26,7 +26,8 @@ LIVE_NOTE = "Results in this report come from the real web (keyless providers)."
 _LIVE_SETUP = """import os
 import tempfile
 
-os.environ["HERMES_HOME"] = tempfile.mkdtemp(prefix="hermes_nb_")
+_home = tempfile.TemporaryDirectory(prefix="hermes_nb_")  # removed when the kernel stops
+os.environ["HERMES_HOME"] = _home.name
 import hermes_nb as hn
 
 hn.config.set("web.search_backend", "ddgs")
@@ -103,6 +104,16 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
     return report
 
 
+def _failure(exc: BaseException) -> str:
+    """The failing cell's own error (``UsageError: PROVIDER_UNAVAILABLE: …``), not nbclient's frame."""
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename:
+        first = str(evalue or "").strip().splitlines()
+        return f"a notebook cell failed: {ename}: {first[0] if first else ''}".rstrip(": ")
+    lines = [line for line in str(exc).strip().splitlines() if line.strip("-= ")]
+    return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``hermes-nb demo``; returns the exit status."""
     parser = argparse.ArgumentParser(prog="hermes-nb demo", description=__doc__.splitlines()[0])
@@ -118,9 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         report = run_demo(Path(args.out), live=args.live, theme=args.theme)
-    except Exception as exc:  # the CLI answers with one line; nbclient's message ends with the cause
-        lines = str(exc).strip().splitlines()
-        print(f"demo failed: {type(exc).__name__}: {lines[-1] if lines else ''}", file=sys.stderr)
+    except Exception as exc:  # the CLI answers with one line
+        print(f"demo failed: {_failure(exc)}", file=sys.stderr)
         return 1
     print(f"report written to {report} in {time.monotonic() - start:.1f}s")
     print(LIVE_NOTE if args.live else EMULATOR_NOTE)

@@ -92,3 +92,20 @@ def test_demo_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert demo.EMULATOR_NOTE in report
     assert "hermes-nb-search" in report and "data:image/jpeg;base64" in report
+
+
+def test_a_failing_demo_cell_is_reported_by_its_own_error() -> None:
+    from nbclient.exceptions import CellExecutionError
+
+    from hermes_nb.demo import _failure
+
+    exc = CellExecutionError(
+        "------------------\n%web_search x\n------------------\n\nUsageError: PROVIDER_UNAVAILABLE: …\n",
+        "UsageError",
+        "PROVIDER_UNAVAILABLE: web search failed: no provider with a key is set up",
+    )
+    assert _failure(exc) == (
+        "a notebook cell failed: UsageError: PROVIDER_UNAVAILABLE: web search failed: "
+        "no provider with a key is set up"
+    )
+    assert _failure(RuntimeError("kernel died\n------------------")) == "RuntimeError: kernel died"

@@ -34,6 +34,11 @@ def _config_keys(providers: Iterable[str]) -> dict[str, str]:
     }
     if "jina" in names:  # Jina Search lives on its own host (s.jina.ai)
         keys["web.jina.search_base_url"] = "jina-search"
+    for name in names:
+        if name in WEB_PROVIDERS and name in IMAGE_PROVIDERS:  # xai: web search and images
+            keys[f"image_gen.{name}.base_url"] = name
+        if f"{name}-mcp" in PROVIDER_PREFIXES:  # the keyless MCP endpoint of exa, parallel, firecrawl
+            keys[f"web.{name}.mcp_url"] = f"{name}-mcp"
     return keys
 
 
@@ -117,7 +122,7 @@ def use_emulator(emu: Emulator | str, providers: Iterable[str] | None = None) ->
     extract, crawl and image downloads can reach the emulator's loopback pages; do not leave it on
     outside tests. Use as ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
     """
-    names = list(providers) if providers is not None else [*WEB_PROVIDERS, *IMAGE_PROVIDERS]
+    names = list(dict.fromkeys(providers if providers is not None else [*WEB_PROVIDERS, *IMAGE_PROVIDERS]))
     unknown = [n for n in names if n not in WEB_PROVIDERS and n not in IMAGE_PROVIDERS]
     if unknown:
         raise InvalidInputError(

@@ -29,9 +29,16 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "openai": "/openai/v1",
     "xai": "/xai/v1",
     "fal": "/fal",
+    "firecrawl": "/firecrawl",
+    "exa": "/exa",
+    "parallel": "/parallel",
+    "exa-mcp": "/exa/mcp",  # keyless MCP endpoints (after their vendor: routing takes the first match)
+    "parallel-mcp": "/parallel/mcp",
+    "firecrawl-mcp": "/firecrawl/v2/mcp",
     "openrouter": "/openrouter/api/v1",
 }
-WEB_PROVIDERS = ("brave", "tavily", "searxng", "jina")
+WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina")
+WEB_PROVIDERS += ("firecrawl", "exa", "parallel", "xai")  # xai: web search and images
 IMAGE_PROVIDERS = ("openai", "xai", "fal", "openrouter")
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
 _LOOPBACK = {"127.0.0.1", "localhost"}
@@ -207,6 +214,9 @@ def _build_apis() -> dict[str, Api]:
     from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
 
     modules = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
+    from hermes_nb.testing import _exa, _firecrawl, _parallel
+
+    modules = (*modules, _exa, _firecrawl, _parallel)
     apis: list[Api] = [api for module in modules for api in module.APIS]
     return {api.name: api for api in apis}
 
