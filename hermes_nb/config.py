@@ -44,6 +44,7 @@ __all__ = [
     "set_key",
     "resolve_key",
     "get_env_value",
+    "export_dotenv",
     "reset",
     "save",
 ]
@@ -85,12 +86,15 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.timeout": (120.0, "Deadline in seconds for one image generation, polling included."),
     "plugins.enabled": ([], "Keys or names of non-bundled plugins to load."),
     "plugins.disabled": ([], "Keys or names of plugins never to load (wins over enabled)."),
+    "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
     "display.max_results": (10, "Search results shown inline before 'more'."),
     "display.thumbnail_px": (256, "Longest edge of embedded image thumbnails."),
+    "cache.replay_file": (None, "Cassette to replay (like HERMES_NB_REPLAY): no network, a miss is CACHE_MISS."),
+    "cache.replay_strict": (False, "Replay matches backend, limit and every parameter exactly."),
 }
 
 #: Hermes keys that no longer do anything; a config.yaml that sets one gets a warning naming why.
@@ -104,6 +108,7 @@ _overrides: dict[str, Any] = {}
 _session_keys: dict[str, str] = {}
 _file_cache: dict[Path, tuple[float, Any]] = {}
 
+_exported: dict[str, str | None] = {}  # names put into os.environ → the value they replaced
 
 @dataclass(frozen=True)
 class ConfigValue:
@@ -306,15 +311,54 @@ def _parse_dotenv(path: Path) -> dict[str, str]:
 
 
 def set_key(name: str, value: str | None) -> None:
-    """Provide a secret for this session only, e.g. ``set_key("BRAVE_SEARCH_API_KEY", getpass())``."""
+    """Provide a secret for this session only, e.g. ``set_key("BRAVE_SEARCH_API_KEY", getpass())``.
+
+    The value also goes into ``os.environ`` for this process, where Hermes plugins read keys;
+    it is never written to a file, and ``reset()`` or ``set_key(name, None)`` takes it out again.
+    """
     with _lock:
         if value:
             _session_keys[name] = value
             register_secret(value)
         else:
             _session_keys.pop(name, None)
+            _export(name, value)
 
 
+            _unexport(name)
+
+
+def _export(name: str, value: str) -> None:
+    if name not in _exported:
+        _exported[name] = os.environ.get(name)
+    os.environ[name] = value
+
+
+def _unexport(name: str) -> None:
+    if name in _exported:
+        previous = _exported.pop(name)
+        if previous is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = previous
+
+
+def export_dotenv() -> list[str]:
+    """Copy ``$HERMES_HOME/.env`` into ``os.environ`` as Hermes does, never overriding a set name.
+
+    Hermes plugins read ``os.environ``; the loader calls this before any plugin is imported.
+    Returns the names it set (secret-looking values are registered for redaction).
+    """
+    values = _read_cached(get_hermes_home() / ".env", _parse_dotenv) or {}
+    added = []
+    with _lock:
+        for name, value in values.items():
+            if value and name.isidentifier() and not os.environ.get(name):
+                if is_secret_name(name):
+                    register_secret(value)
+                _export(name, value)
+                added.append(name)
+    return added
 def resolve_key(*names: str) -> str | None:
     """The first non-empty secret among ``names`` (session → environment → ``$HERMES_HOME/.env``)."""
     dotenv: dict[str, str] | None = None
@@ -346,3 +390,5 @@ def reset() -> None:
         _overrides.clear()
         _session_keys.clear()
         _file_cache.clear()
+        for name in list(_exported):
+            _unexport(name)

@@ -107,14 +107,16 @@ def test_magics_commands_middleware(ctx: PluginContext, caplog: pytest.LogCaptur
     assert ctx.registered.commands == ["demo-cmd", "/do-thing"]
 
 
-def test_unsupported_hermes_registrations_are_no_ops(
+def test_unsupported_hermes_registrations_are_listed_not_used(
     ctx: PluginContext, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level("INFO")
     ctx.register_tts_provider(object())
     ctx.register_platform("x", "X", lambda: None, lambda: True)
     ctx.register_memory_provider(object())
     assert ctx.inject_message("hi") is False
-    assert caplog.text.count("does not support; ignored") == 3
+    assert caplog.text.count("not used in notebooks") == 3
+    assert ctx.registered.unused == ["TTS provider: object", "gateway platform: x", "memory provider: object"]
     with pytest.raises(AttributeError):
         ctx.no_such_method  # noqa: B018 - attribute access is the test
 

@@ -1,53 +1,68 @@
 """``PluginContext``: the ``ctx`` a plugin's ``register(ctx)`` receives (Hermes's API + notebook magics).
 
 Provider registrations with the wrong type log a WARNING and are ignored, never raise, as in
-Hermes. Registrations Hermes supports but a notebook has no use for (video, TTS, browser,
-platforms, ...) are accepted as no-ops with a warning so such plugins still load.
+Hermes. Registrations for backends a notebook does not run (video generation, memory, context
+engines, model providers, TTS, platforms, ...) are accepted and listed as "registered; not used in
+notebooks", so such plugins load. Hooks hermes_nb never fires are kept and listed as such.
 Everything a plugin registers is recorded on ``ctx.registered`` for attribution.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hermes_nb import config
 from hermes_nb.plugins import hooks, tool_registry
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.manifest import PluginManifest
+from hermes_nb.plugins.plugin_state import PluginState
 from hermes_nb.plugins.registry import image_providers, normalize_name, web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
 
 if TYPE_CHECKING:
     from hermes_nb.plugins.loader import PluginManager
 
-__all__ = ["MAGIC_KINDS", "CliCommand", "PluginContext", "PluginMagic", "Registrations"]
+__all__ = ["FIRED_HOOKS", "MAGIC_KINDS", "CliCommand", "PluginContext", "PluginMagic", "Registrations"]
 
 log = logging.getLogger(__name__)
 
 MAGIC_KINDS = ("line", "cell", "line_cell")
 _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 _TOOL_EXTRAS = ("max_result_size_chars", "dynamic_schema_overrides")
+_MISSING = object()
 
-#: Hermes registrations with no notebook meaning: accepted, warned about, ignored.
-_IGNORED_REGISTRATIONS = frozenset(
-    {
-        "register_video_gen_provider",
-        "register_browser_provider",
-        "register_tts_provider",
-        "register_transcription_provider",
-        "register_dashboard_auth_provider",
-        "register_secret_source",
-        "register_context_engine",
-        "register_memory_provider",
-        "register_platform",
-        "register_slack_action_handler",
-        "register_auxiliary_task",
-        "register_system_prompt_section",
-    }
+#: Hermes registrations for backends a notebook does not run → what they register, for listings
+_UNUSED_REGISTRATIONS: dict[str, str] = {
+    "register_video_gen_provider": "video generation provider",
+    "register_memory_provider": "memory provider",
+    "register_context_engine": "context engine",
+    "register_provider": "model provider",
+    "register_model_provider": "model provider",
+    "register_browser_provider": "browser provider",
+    "register_tts_provider": "TTS provider",
+    "register_transcription_provider": "transcription provider",
+    "register_dashboard_auth_provider": "dashboard auth provider",
+    "register_secret_source": "secret source",
+    "register_platform": "gateway platform",
+    "register_platform_handler": "gateway platform handler",
+    "register_slack_action_handler": "Slack action handler",
+    "register_auxiliary_task": "auxiliary task",
+    "register_system_prompt_section": "system prompt section",
+    "register_context_reference": "context reference",
+    "register_approval_transport": "approval transport",
+}
+
+#: hooks hermes_nb fires (tool calls, ``hn.hooks.llm_context``, session start/end); others are kept, never run
+FIRED_HOOKS = frozenset(
+    {"pre_tool_call", "post_tool_call", "transform_tool_result", "pre_llm_call", "on_session_start",
+     "on_session_end"}
 )
 
 
@@ -84,6 +99,7 @@ class Registrations:
     magics: list[str] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     middleware: list[str] = field(default_factory=list)
+    unused: list[str] = field(default_factory=list)  # "video generation provider: veo", ...
 
 
 class PluginContext:
@@ -96,10 +112,75 @@ class PluginContext:
         self.registered = Registrations()
         self._provider_objects: list[tuple[str, Any]] = []
         self._hook_objects: list[tuple[str, Callable[..., Any]]] = []
+        self._unload_callbacks: list[Callable[[], Any]] = []
 
     @property
     def owner(self) -> str:
         return self.manifest.key or self.manifest.name
+
+    @property
+    def plugin_id(self) -> str:
+        """Hermes's registry id of this plugin (its key)."""
+        return self.owner
+
+    # config, state, lifecycle, capabilities ----------------------------------------------------
+
+    def get_config(self, key: str, default: Any = None) -> Any:
+        """``plugins.entries.<plugin_id>.settings.<key>`` from config.yaml (Hermes's legacy ``config``
+        subtree as a fallback)."""
+        entries = (config.load_config().get("plugins") or {}).get("entries") or {}
+        entry = entries.get(self.plugin_id) if isinstance(entries, dict) else None
+        for section in ("settings", "config"):
+            value: Any = entry.get(section) if isinstance(entry, dict) else None
+            for part in str(key).split("."):
+                value = value.get(part, _MISSING) if isinstance(value, dict) else _MISSING
+            if value is not _MISSING:
+                return value
+        return default
+
+    def set_config(self, key: str, value: Any) -> None:
+        """Write ``plugins.entries.<plugin_id>.settings.<key>`` into config.yaml."""
+        config.save({f"plugins.entries.{self.plugin_id}.settings.{key}": value})
+
+    @cached_property
+    def state(self) -> PluginState:
+        """This plugin's durable JSON state (``ctx.state.get/set/delete/all``)."""
+        return PluginState(self.plugin_id)
+
+    def on_unload(self, callback: Callable[[], Any]) -> None:
+        """Run ``callback`` when the plugin is unloaded or disabled (reverse order; errors logged)."""
+        if not callable(callback):
+            raise TypeError("on_unload callback must be callable")
+        self._unload_callbacks.append(callback)
+
+    def spawn_task(self, coro: Any, *, name: str | None = None) -> asyncio.Task[Any]:
+        """Start ``coro`` on the running loop (the kernel's); unloading the plugin cancels it."""
+        if not asyncio.iscoroutine(coro):
+            raise TypeError("spawn_task expects a coroutine")
+        task = asyncio.get_running_loop().create_task(coro, name=name or f"plugin:{self.plugin_id}:task")
+        self.on_unload(lambda: task.done() or task.cancel())
+        return task
+
+    def has_plugin(self, plugin_id: str) -> bool:
+        """True when another plugin with that key or name is loaded."""
+        return any(
+            r.loaded and plugin_id in (r.key, r.manifest.name) for r in self.manager.discover()
+        )
+
+    def has_capability(self, capability: str) -> bool:
+        """Whether the operator granted ``capability`` (``plugins.entries.<id>.granted_capabilities``);
+        bundled plugins may always override tools. Unknown or unreadable → False."""
+        if self.manifest.source == "bundled" and capability == "tools.override":
+            return True
+        try:
+            entry = ((config.load_config().get("plugins") or {}).get("entries") or {}).get(self.plugin_id)
+        except Exception:  # fail closed: an unreadable config grants nothing
+            return False
+        if not isinstance(entry, dict):
+            return False
+        granted = entry.get("granted_capabilities") or []
+        legacy = capability == "tools.override" and entry.get("allow_tool_override") is True
+        return legacy or (isinstance(granted, list) and capability in granted)
 
     # providers -------------------------------------------------------------------------------
 
@@ -160,6 +241,12 @@ class PluginContext:
             self.manager.magics.pop(name, None)
         for name in self.registered.skills:
             self.manager.skills.pop(name, None)
+        for callback in reversed(self._unload_callbacks):
+            try:
+                callback()
+            except Exception:  # one failing cleanup must not stop the others
+                log.exception("plugin %s: on_unload callback failed", self.owner)
+        self._unload_callbacks.clear()
         self._provider_objects.clear()
         self._hook_objects.clear()
         self.registered = Registrations()
@@ -208,6 +295,8 @@ class PluginContext:
             log.warning("plugin %s: hook %r callback is not callable; ignored", self.owner, hook_name)
             return
         hooks.register_hook(hook_name, callback, owner=self.owner)
+        if hook_name not in FIRED_HOOKS:
+            log.info("plugin %s: hook %r is kept, but hermes_nb never fires it", self.owner, hook_name)
         self.registered.hooks.append(hook_name)
         self._hook_objects.append((hook_name, callback))
 
@@ -284,12 +373,14 @@ class PluginContext:
         return False
 
     def __getattr__(self, attr: str) -> Any:
-        if attr in _IGNORED_REGISTRATIONS:
+        what = _UNUSED_REGISTRATIONS.get(attr)
+        if what is None:
+            raise AttributeError(attr)
 
-            def _ignored(*args: Any, **kwargs: Any) -> None:
-                log.warning(
-                    "plugin %s called %s(), which hermes_nb does not support; ignored", self.owner, attr
-                )
+        def _record(*args: Any, **kwargs: Any) -> None:
+            subject = args[0] if args else next(iter(kwargs.values()), None)
+            name = subject if isinstance(subject, str) else getattr(subject, "name", type(subject).__name__)
+            self.registered.unused.append(f"{what}: {name}")
+            log.info("plugin %s registered a %s (%s); not used in notebooks", self.owner, what, name)
 
-            return _ignored
-        raise AttributeError(attr)
+        return _record

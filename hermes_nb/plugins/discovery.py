@@ -16,7 +16,7 @@ from typing import Any
 from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.plugins import registry
-from hermes_nb.plugins.context import Registrations
+from hermes_nb.plugins.context import FIRED_HOOKS, Registrations
 from hermes_nb.plugins.manifest import ManifestError, PluginManifest, find_manifest, read_manifest
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginRecord", "bundled_plugins_dir", "discover_records", "truthy"]
@@ -56,6 +56,7 @@ class PluginRecord:
     module: Any = None
     context: Any = None  # the PluginContext of a successful load, kept so it can be undone
     overrides: list[str] = field(default_factory=list)
+    shadowed: PluginRecord | None = None  # the same key's earlier record, loaded if this one fails
     registered: Registrations = field(default_factory=Registrations)
 
     @property
@@ -94,13 +95,22 @@ class PluginRecord:
         return [name for name in self.manifest.env_names if not config.resolve_key(name)]
 
     @property
+    def state(self) -> str:
+        """``error``, ``disabled``, ``not imported yet`` (enabled, no code run so far) or ``loaded``."""
+        if self.error:
+            return "error"
+        if not self.enabled:
+            return "disabled"
+        return "loaded" if self.loaded else "not imported yet"
+
+    @property
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"
         if not self.enabled:
             return self.reason
         missing = self.missing_env
-        state = "loaded" if self.loaded else "enabled (imported on first use)"
+        state = "loaded" if self.loaded else "not imported yet (imported on first use, or now with --check)"
         return f"{state}; unavailable: missing {', '.join(missing)}" if missing else state
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +127,8 @@ class PluginRecord:
             "path": str(m.path or m.entry_point),
             "enabled": self.enabled,
             "loaded": self.loaded,
-            "available": self.enabled and not self.error and not missing,
+            "state": self.state,
+            "available": self.loaded and not self.error and not missing,
             "missing_env": missing,
             "requires_env": m.env_names,
             "providers": list(reg.providers),
@@ -126,6 +137,8 @@ class PluginRecord:
             "commands": list(reg.commands),
             "magics": list(reg.magics),
             "skills": list(reg.skills),
+            "not_used_in_notebooks": list(reg.unused),
+            "hooks_not_fired": [hook for hook in reg.hooks if hook not in FIRED_HOOKS],
             "error": self.error,
             "reason": self.reason,
             "overrides": list(self.overrides),
@@ -251,6 +264,7 @@ def _merge(records: dict[str, PluginRecord], record: PluginRecord) -> None:
     if earlier is not None:
         where = earlier.manifest.path or earlier.manifest.entry_point
         record.overrides = [*earlier.overrides, f"{earlier.manifest.source}: {where}"]
+        record.shadowed = earlier
         log.warning(
             "plugin %s from %s (%s) overrides the one from %s (%s)",
             record.key,

@@ -48,6 +48,7 @@ from hermes_nb.plugins.discovery import (
     discover_records,
     truthy,
 )
+from hermes_nb.plugins.load_errors import NoRegisterError, describe_load_error
 from hermes_nb.plugins.modules import NAMESPACE, drop_modules, import_plugin_module, module_name
 from hermes_nb.plugins.tool_registry import owner_scope
 from hermes_nb.redaction import redact
@@ -58,6 +59,7 @@ __all__ = [
     "PluginManager",
     "PluginRecord",
     "bundled_plugins_dir",
+    "check_all",
     "disable",
     "enable",
     "ensure_loaded",
@@ -106,6 +108,7 @@ class PluginManager:
         with self._lock:
             if self._discovered and not force:
                 return list(self._records.values())
+            config.export_dotenv()  # Hermes plugins read keys from os.environ, as in Hermes
             services.before_discovery()  # the Hermes import names, before any plugin imports
             problems: list[str] = []
             records = discover_records(problems)
@@ -145,6 +148,16 @@ class PluginManager:
                 return record
         wanted = _norm(key_or_name)
         return next((r for r in records if wanted in self._ids(r)), None)
+
+    def _rescan(self, key_or_name: str) -> PluginRecord | None:
+        """Pick up plugins added since discovery (already known ones keep their state)."""
+        with self._lock:
+            self.discover()
+            for key, record in discover_records([]).items():
+                if key not in self._records:
+                    self._gate(record, _listed("plugins.disabled"), _listed("plugins.enabled"))
+                    self._records[key] = record
+        return self.find(key_or_name)
 
     def category_plugin(self, category: str, slug: str) -> PluginRecord | None:
         """The directory plugin ``plugins.<category>.<slug>`` names (``-`` in dir names read as ``_``)."""
@@ -195,7 +208,7 @@ class PluginManager:
                     register = target
                 if not callable(register):
                     where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
-                    raise _NoRegisterError(
+                    raise NoRegisterError(
                         f"no register() function in {where}; define `def register(ctx): ...` there"
                     )
                 with owner_scope(record.key):
@@ -203,16 +216,29 @@ class PluginManager:
             except (Exception, SystemExit) as exc:
                 ctx.rollback()
                 self._forget_module(record)
-                record.error = self._describe(record, exc)
+                where = record.manifest.entry_point or record.manifest.path or "?"
+                record.error = describe_load_error(record.key, where, exc)
                 log.warning("plugin %s disabled: %s", record.key, record.error)
                 if truthy(os.environ.get("HERMES_PLUGINS_DEBUG")):
                     log.warning("%s", redact("".join(traceback.format_exception(exc))))
+                self._fall_back(record)
             else:
                 record.loaded = True
                 record.module = target
             record.registered = ctx.registered
             record.context = ctx if record.loaded else None
             return record
+
+    def _fall_back(self, record: PluginRecord) -> None:
+        """A failed override leaves the plugin it overrode (e.g. the bundled one) in service."""
+        shadowed = record.shadowed
+        if shadowed is None or shadowed.error:
+            return
+        self._gate(shadowed, _listed("plugins.disabled"), _listed("plugins.enabled"))
+        if shadowed.enabled:
+            log.warning("plugin %s: using the %s one instead", record.key, shadowed.manifest.source)
+            self.load(shadowed)
+            record.error = f"{record.error}; the {shadowed.manifest.source} {record.key} is used instead"
 
     def unload(self, record: PluginRecord) -> None:
         """Undo what ``register()`` registered; the module stays imported (Python cannot unimport)."""
@@ -221,18 +247,6 @@ class PluginManager:
                 record.context.rollback()
                 record.registered = record.context.registered
             record.context, record.loaded, record.attempted = None, False, False
-
-    @staticmethod
-    def _describe(record: PluginRecord, exc: BaseException) -> str:
-        if isinstance(exc, _NoRegisterError):
-            return str(exc)
-        where = record.manifest.entry_point or record.manifest.path or "?"
-        fix = f"fix the plugin or run `hermes-nb plugins disable {record.key}`"
-        if isinstance(exc, ImportError):
-            top = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
-            missing = f" (pip install {top})" if top else ""
-            fix = f"install what it imports{missing}, {fix}"
-        return redact(f"plugin {record.key} ({where}) failed: {type(exc).__name__}: {exc}; {fix}")
 
     def _import(self, record: PluginRecord) -> Any:
         manifest = record.manifest
@@ -249,7 +263,7 @@ class PluginManager:
 
     def set_enabled(self, key_or_name: str, enabled: bool) -> PluginRecord:
         """Persist ``plugins.enabled``/``plugins.disabled`` in config.yaml and re-apply the gate."""
-        record = self.find(key_or_name)
+        record = self.find(key_or_name) or self._rescan(key_or_name)
         if record is None:
             raise InvalidInputError(
                 f"no plugin {key_or_name!r}; run `hermes-nb plugins list` to see the keys"
@@ -273,10 +287,6 @@ class PluginManager:
             if not record.enabled and record.loaded:
                 self.unload(record)
         return record
-
-
-class _NoRegisterError(Exception):
-    """A plugin module without a top-level ``register(ctx)``."""
 
 
 # module-level API ----------------------------------------------------------------------------
@@ -322,8 +332,19 @@ def list_plugins() -> list[dict[str, Any]]:
 
 
 def enable(key: str) -> PluginRecord:
-    """Add ``key`` to ``plugins.enabled`` (and drop it from ``plugins.disabled``) in config.yaml."""
-    return get_plugin_manager().set_enabled(key, True)
+    """Enable a plugin in a running kernel: write ``plugins.enabled`` in config.yaml, import it now.
+
+    A plugin folder added after discovery is found too; the returned record carries any error.
+    """
+    manager = get_plugin_manager()
+    record = manager.set_enabled(key, True)
+    return manager.load(record)
+
+
+def check_all() -> list[dict[str, Any]]:
+    """Import every enabled plugin now (``plugins list --check``) and return the listing."""
+    get_plugin_manager().load_all()
+    return list_plugins()
 
 
 def disable(key: str) -> PluginRecord:

@@ -1,7 +1,9 @@
 """Thread-safe provider registries: ``web_providers`` and ``image_providers``.
 
 Names are normalised once (strip + lower) for lookup; a provider registered under a name that
-already exists replaces the earlier one (Hermes's last-writer-wins) with a log line.
+already exists replaces the earlier one (Hermes's last-writer-wins) with a log line, and comes back
+if the newer one is unregistered (a user override whose plugin failed half-way). An exact name
+always wins over an alias: a plugin registering ``brave-free`` replaces the bundled alias.
 
 Plugin code is imported lazily: before answering ``get`` or ``list``, a registry calls its
 ``loader`` hook, which the composition root (``hermes_nb._wiring``) points at the plugin loader.
@@ -48,6 +50,7 @@ class ProviderRegistry(Generic[P]):
         self._providers: dict[str, P] = {}
         self._owners: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
+        self._replaced: dict[str, builtins.list[tuple[P, str]]] = {}  # name → earlier (provider, owner)
         self._lock = threading.RLock()
         #: imports plugins on lookup; ``None`` turns plugin loading off (tests of registered-only providers)
         self.loader: LoaderHook | None = _load_plugins
@@ -66,21 +69,27 @@ class ProviderRegistry(Generic[P]):
         if not name:
             raise ValueError(f"{self.kind} provider name must be a non-empty string")
         with self._lock:
-            if name in self._providers and self._providers[name] is not provider:
+            earlier = self._providers.get(name)
+            if earlier is not None and earlier is not provider:
                 log.info(
                     "%s provider %r from %s replaces the one from %s",
                     self.kind, name, owner or "code", self._owners.get(name) or "code",
                 )
+                self._replaced.setdefault(name, []).append((earlier, self._owners.get(name, "")))
             self._providers[name] = provider
             self._owners[name] = owner
             for alias in aliases or tuple(getattr(provider, "aliases", ()) or ()):
                 self._aliases[normalize_name(alias)] = name
 
     def unregister(self, name: str) -> None:
+        """Remove ``name``; the provider it had replaced, if any, is registered again."""
         with self._lock:
             key = normalize_name(name)
             self._providers.pop(key, None)
             self._owners.pop(key, None)
+            earlier = self._replaced.get(key)
+            if earlier:
+                self._providers[key], self._owners[key] = earlier.pop()
 
     def _load(self, name: str | None) -> None:
         if self.loader is not None:
@@ -92,13 +101,11 @@ class ProviderRegistry(Generic[P]):
         if not key:
             return None
         with self._lock:
-            key = self._aliases.get(key, key)
             found = self._providers.get(key)
         if found is None:
-            self._load(key)
+            self._load(key)  # a plugin declaring this exact name beats an alias of another provider
             with self._lock:
-                key = self._aliases.get(key, key)
-                found = self._providers.get(key)
+                found = self._providers.get(key) or self._providers.get(self._aliases.get(key, key))
         return found
 
     def owner(self, name: str) -> str:
@@ -120,6 +127,7 @@ class ProviderRegistry(Generic[P]):
             self._providers.clear()
             self._owners.clear()
             self._aliases.clear()
+            self._replaced.clear()
 
 
 # mypy wants concrete classes for type[...] arguments; the ABCs are only used for isinstance checks.
