@@ -34,6 +34,7 @@ from hermes_nb.images.selection import (
     resolve_model,
     takes_seed,
 )
+from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
 from hermes_nb.plugins.image_download import fetch_image_bytes
 from hermes_nb.plugins.image_provider import (
@@ -233,8 +234,6 @@ def _generate_one(
     refs: list[str] | None,
     options: dict[str, Any],
 ) -> ImageResult:
-    from hermes_nb._async import call_maybe_async
-
     name = normalize_name(provider.name)
     kwargs: dict[str, Any] = dict(options)
     if model:
@@ -247,7 +246,8 @@ def _generate_one(
             kwargs["reference_image_urls"] = refs[1:]
     started = time.perf_counter()
     try:
-        envelope = call_maybe_async(provider.generate, prompt, aspect, **kwargs)
+        deadline = deadline_for("image")
+        envelope = call_with_deadline(deadline, name, provider.generate, prompt, aspect, **kwargs)
     except HermesError:
         raise
     except Exception as exc:

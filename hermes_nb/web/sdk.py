@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
-from hermes_nb._async import acall_maybe_async, call_maybe_async
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, deadline_for
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.store import requests
 from hermes_nb.store.cassette import iso
@@ -141,10 +141,14 @@ class _Search:
         return hits, effective, warnings
 
     def call(self, provider: WebSearchProvider) -> tuple[list[SearchHit], int, list[str]]:
-        return self.parse(provider, call_maybe_async(provider.search, self.query, self.limit))
+        deadline = deadline_for("search")
+        env = call_with_deadline(deadline, provider.name, provider.search, self.query, self.limit)
+        return self.parse(provider, env)
 
     async def acall(self, provider: WebSearchProvider) -> tuple[list[SearchHit], int, list[str]]:
-        return self.parse(provider, await acall_maybe_async(provider.search, self.query, self.limit))
+        deadline = deadline_for("search")
+        env = await acall_with_deadline(deadline, provider.name, provider.search, self.query, self.limit)
+        return self.parse(provider, env)
 
     def finish(
         self, value: tuple[list[SearchHit], int, list[str]], provider: str, attempts: list[Attempt]
@@ -216,11 +220,15 @@ class _Extract:
         return requests.extract_key(self.choice, url)
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
-        env = call_maybe_async(provider.extract, list(self.missing), format="markdown")
+        env = call_with_deadline(
+            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown"
+        )
         return parse_extract_envelope(env, self.missing, str(provider.name))
 
     async def acall(self, provider: WebSearchProvider) -> list[Page]:
-        env = await acall_maybe_async(provider.extract, list(self.missing), format="markdown")
+        env = await acall_with_deadline(
+            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown"
+        )
         return parse_extract_envelope(env, self.missing, str(provider.name))
 
     def finish(self, pages: list[Page], provider: str | None, attempts: list[Attempt]) -> ExtractResult:
@@ -302,11 +310,15 @@ class _Crawl:
         return None
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
-        env = call_maybe_async(provider.crawl, self.url, depth=self.depth, limit=self.limit)
+        deadline = deadline_for("crawl", pages=self.limit)
+        env = call_with_deadline(deadline, provider.name, provider.crawl, self.url, depth=self.depth,
+                                 limit=self.limit)
         return parse_crawl_envelope(env, str(provider.name))[: self.limit]
 
     async def acall(self, provider: WebSearchProvider) -> list[Page]:
-        env = await acall_maybe_async(provider.crawl, self.url, depth=self.depth, limit=self.limit)
+        deadline = deadline_for("crawl", pages=self.limit)
+        env = await acall_with_deadline(deadline, provider.name, provider.crawl, self.url,
+                                        depth=self.depth, limit=self.limit)
         return parse_crawl_envelope(env, str(provider.name))[: self.limit]
 
     def _result(
