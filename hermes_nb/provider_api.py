@@ -9,7 +9,8 @@ stay stable while the modules behind them move.
 - base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts)
 - errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
 - HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
-  ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard)
+  ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
+  for a vendor's public MCP endpoint (keyless modes)
 - keys and settings: ``config.get(key)``, ``config.resolve_key(*names)``, ``get_provider_env(name)``
 - images: Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …) and
   ``read_image_source`` for reference images
@@ -43,6 +44,8 @@ from hermes_nb.errors import (
 )
 from hermes_nb.net.fetch import FetchedContent, fetch
 from hermes_nb.net.http_client import RETRY_UNSENT, HttpClient, get_client
+from hermes_nb.net.mcp import call_tool as mcp_call_tool
+from hermes_nb.net.mcp import tool_text as mcp_tool_text
 from hermes_nb.net.url_guard import check_url
 from hermes_nb.plugins.image_download import read_image_source
 from hermes_nb.plugins.image_provider import (
@@ -95,6 +98,8 @@ __all__ = [
     "FetchedContent",
     "fetch",
     "check_url",
+    "mcp_call_tool",
+    "mcp_tool_text",
     # keys and settings
     "config",
     "get_provider_env",

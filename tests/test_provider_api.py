@@ -16,6 +16,7 @@ EXPECTED = {
     "TimeoutError_", "ContentError", "ContentBlockedError", "ContentFetchError", "ContentPolicyError",
     "StoreError", "error_for_status", "error_from_code",
     "HttpClient", "get_client", "RETRY_UNSENT", "FetchedContent", "fetch", "check_url",
+    "mcp_call_tool", "mcp_tool_text",
     "config", "get_provider_env",
     "VALID_ASPECT_RATIOS", "DEFAULT_ASPECT_RATIO", "resolve_aspect_ratio", "configured_model",
     "save_b64_image", "save_bytes_image", "save_url_image", "success_response", "error_response",

@@ -146,6 +146,8 @@ class Call:
         if retryable and self.error_map is not None:
             mapped = self.error_map(resp)  # the vendor may know better (a quota 429 will not pass)
             retryable = mapped is None or mapped.retryable
+            if retry_after is None:  # some vendors give the delay only in the body (Firecrawl)
+                retry_after = getattr(mapped, "retry_after", None)
         delay = self._retry_delay(retry_after) if retryable else None
         if delay is not None:
             log.info(redact(f"{self.client.provider}: HTTP {status} from {safe_url(self.url)}; "

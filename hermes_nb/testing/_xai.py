@@ -1,4 +1,4 @@
-"""Emulated xAI Grok Imagine API: generations, edits, ephemeral URLs (reference/image-apis.md §4)."""
+"""Emulated xAI API: Grok Imagine generations, edits, ephemeral URLs (image-apis.md §4); ``/responses``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hermes_nb.testing import _images
 from hermes_nb.testing._files import store_file
 from hermes_nb.testing._images import decode_data_uri, is_image
 from hermes_nb.testing._wire import Api, Call, Response, mask_key
+from hermes_nb.testing._xai_search import web_search_response
 
 __all__ = ["APIS", "XaiApi", "xai_dimensions"]
 
@@ -69,6 +70,8 @@ class XaiApi:
         return self._err(status, f"Emulated error {status}.", headers=headers)
 
     def handle(self, call: Call) -> Response:
+        if call.subpath == "/responses":  # web search (the web provider ``xai``)
+            return web_search_response(call)
         if call.subpath not in ("/images/generations", "/images/edits") or call.request.method != "POST":
             return self._err(
                 404, f"No handler found for route {call.subpath}", "Some requested entity was not found"

@@ -1,0 +1,122 @@
+"""Emulated xAI Responses API with the server-side ``web_search`` tool (reference/web-apis.md §12).
+
+Grok answers in prose with ``url_citation`` annotations and a top-level ``citations`` list; there is
+no structured result list. The question is the last line of the user's input.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from hermes_nb.testing._web_apis import hits, request_id
+from hermes_nb.testing._wire import Call, Response, mask_key
+
+__all__ = ["web_search_response"]
+
+_MAX_DOMAINS = 5
+
+
+def _err(status: int, message: str, code: str = "Client specified an invalid argument") -> Response:
+    return Response.json({"code": code, "error": message}, status)
+
+
+def _question(body: dict[str, Any]) -> str:
+    raw = body.get("input")
+    if isinstance(raw, list):
+        texts = [str(m.get("content") or "") for m in raw if isinstance(m, dict) and m.get("role") == "user"]
+        raw = texts[-1] if texts else ""
+    lines = [line.strip() for line in str(raw or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def web_search_response(call: Call) -> Response:
+    """``POST {base}/responses``: a bad key is HTTP 400, as xAI answers it."""
+    if call.request.method != "POST":
+        return _err(405, "Method not allowed")
+    key = call.bearer()
+    if call.auth_fail or key == call.emu.BAD_KEY:
+        return _err(
+            400,
+            f"Incorrect API key provided: {mask_key(key or 'xai-emulated')}. You can obtain an "
+            "API key from https://console.x.ai.",
+        )
+    if not key:
+        return _err(
+            400, "No API key provided. Specify your API key in an Authorization header using Bearer auth."
+        )
+    body = call.json_body
+    question = _question(body)
+    if not body.get("model") or not question:
+        return _err(400, "model and a user input are required")
+    tools = [t for t in body.get("tools") or [] if isinstance(t, dict) and t.get("type") == "web_search"]
+    if not tools:
+        return Response.json(_response(call, body, question, []))
+    tool = tools[0]
+    filters = tool.get("filters") if isinstance(tool.get("filters"), dict) else tool
+    allowed = list(filters.get("allowed_domains") or [])
+    excluded = list(filters.get("excluded_domains") or [])
+    if allowed and excluded:
+        return _err(400, "allowed_domains and excluded_domains cannot be set together")
+    if len(allowed) > _MAX_DOMAINS or len(excluded) > _MAX_DOMAINS:
+        return _err(400, f"at most {_MAX_DOMAINS} domains may be given")
+    found = [] if call.empty else hits(call, question, 6)
+    for index, hit in enumerate(found):
+        if allowed:
+            parts = urlsplit(hit["url"])
+            hit["url"] = f"https://{allowed[index % len(allowed)]}{parts.path}"
+    found = [h for h in found if urlsplit(h["url"]).hostname not in excluded][:4]
+    return Response.json(_response(call, body, question, found))
+
+
+def _response(call: Call, body: dict[str, Any], question: str, found: list[dict[str, Any]]) -> dict[str, Any]:
+    text, annotations = f"Here is what the web says about {question}.", []
+    for hit in found:
+        sentence = f" {hit['snippet']}"
+        start = len(text) + 1
+        text += sentence
+        annotations.append(
+            {
+                "type": "url_citation",
+                "url": hit["url"],
+                "title": hit["title"],
+                "start_index": start,
+                "end_index": len(text),
+            }
+        )
+    rid = request_id(call, question)
+    output: list[dict[str, Any]] = []
+    if found:
+        output.append(
+            {
+                "type": "web_search_call",
+                "id": f"ws_{rid[:8]}",
+                "status": "completed",
+                "action": {"type": "search", "query": question},
+            }
+        )
+    output.append(
+        {
+            "type": "message",
+            "id": f"msg_{rid[:8]}",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": annotations, "logprobs": []}],
+        }
+    )
+    return {
+        "id": f"resp_{rid}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": body["model"],
+        "status": "completed",
+        "output": output,
+        "citations": [h["url"] for h in found],
+        "usage": {
+            "input_tokens": 120,
+            "output_tokens": 40 + 20 * len(found),
+            "num_sources_used": len(found),
+            "num_server_side_tools_used": 1 if found else 0,
+        },
+    }
