@@ -89,6 +89,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
+    "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
     "display.max_results": (10, "Search results shown inline before 'more'."),

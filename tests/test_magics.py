@@ -14,7 +14,7 @@ from traitlets import TraitError
 from hermes_nb import config
 from hermes_nb.errors import ProviderAuthError
 from hermes_nb.notebook import rendering
-from hermes_nb.notebook.interpolate import interpolate
+from hermes_nb.notebook.interpolate import InterpolationError, interpolate
 from hermes_nb.plugins.image_provider import ImageGenProvider, save_bytes_image, success_response
 from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
@@ -144,8 +144,10 @@ def test_interpolation_by_name_only(ip: InteractiveShell) -> None:
 def test_interpolate_does_not_evaluate_code() -> None:
     ns = {"a": type("A", (), {"b": 3})(), "x": 1}
     assert interpolate("{{a.b}} {{ x }}", ns) == "3 1"
-    untouched = "{{x + 1}} {{a.__class__}} {{__import__}}"
-    assert interpolate(untouched, ns) == untouched
+    assert interpolate("{{__import__}} {{missing}}", ns) == "{{__import__}} {{missing}}"
+    for expression in ("{{x + 1}}", "{{a.__class__}}", "{{urls[0]}}"):
+        with pytest.raises(InterpolationError, match="not a variable name|private attributes"):
+            interpolate(expression, ns)
     assert interpolate("{x} {{{x}}}", ns) == "{x} {1}"
 
 
@@ -320,3 +322,24 @@ def test_hermes_use_warns_at_once_when_the_provider_is_not_ready(
     assert config.get("web.search_backend") == "keyed"  # the choice is kept …
     assert "not ready yet" in repr(message) and "KEYED_API_KEY" in repr(message)  # … and its needs, now
     assert "not ready" not in repr(ip.run_line_magic("hermes", "use search fakeweb"))
+
+
+def test_an_expression_in_double_braces_is_reported_not_sent(ip: InteractiveShell) -> None:
+    ip.user_ns["urls"] = ["https://ex.org/a"]
+    with pytest.raises(UsageError, match=r"\{\{urls\[0\]\}\} is not a variable name"):
+        ip.run_line_magic("web_extract", "{{urls[0]}}")
+
+
+def test_use_widgets_without_ipywidgets_names_the_extra(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ipywidgets" else real(name, *a)
+    )
+    magics = ip.magics_manager.registry["HermesMagics"]
+    with pytest.raises(TraitError, match=r"pip install 'hermes_nb\[widgets\]'"):
+        magics.use_widgets = True
+    assert magics.use_widgets is False

@@ -2,8 +2,10 @@
 
 Only double braces are special: ``{{topic}}`` or ``{{cfg.query}}`` is replaced by ``str()`` of the
 value found in the user namespace by NAME (dotted attribute access allowed, nothing evaluated).
-Unknown names, private attributes and anything that is not a plain dotted name stay as written,
-so JSON, regexes and prompts with literal ``{`` and ``}`` pass through untouched.
+Unknown names stay as written, and single braces are never touched, so JSON, regexes and prompts
+with literal ``{`` and ``}`` pass through. ``{{…}}`` holding an expression (``{{urls[0]}}``,
+``{{x + 1}}``) or a private attribute is reported as such: it would otherwise reach a provider as
+literal text and fail far away (an extract of ``{{urls[0]}}`` reads as a relative URL).
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["interpolate"]
+__all__ = ["interpolate", "InterpolationError"]
 
-_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 _MISSING = object()
+
+
+class InterpolationError(ValueError):
+    """A ``{{…}}`` that is not a variable name or a public dotted attribute."""
 
 
 def _resolve(path: str, namespace: Mapping[str, Any]) -> Any:
@@ -23,8 +30,12 @@ def _resolve(path: str, namespace: Mapping[str, Any]) -> Any:
     value = namespace.get(head, _MISSING)
     for attr in rest:
         # Dunder/private attributes could reach interpreter internals; names only, public only.
-        if value is _MISSING or attr.startswith("_"):
+        if value is _MISSING:
             return _MISSING
+        if attr.startswith("_"):
+            raise InterpolationError(
+                f"{{{{{path}}}}}: private attributes are not filled in; assign the value to a variable first"
+            )
         try:
             value = getattr(value, attr)
         except Exception:
@@ -38,7 +49,14 @@ def interpolate(text: str, namespace: Mapping[str, Any] | None) -> str:
         return text
 
     def _sub(match: re.Match[str]) -> str:
-        value = _resolve(match.group(1), namespace)
+        inner = match.group(1)
+        if not _NAME.fullmatch(inner):
+            raise InterpolationError(
+                f"{{{{{inner}}}}} is not a variable name: {{{{…}}}} fills in a variable or a dotted "
+                "attribute (such as {{cfg.query}}) and evaluates nothing; assign the expression to a "
+                "variable first"
+            )
+        value = _resolve(inner, namespace)
         return match.group(0) if value is _MISSING else str(value)
 
     return _PLACEHOLDER.sub(_sub, text)

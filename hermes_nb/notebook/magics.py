@@ -23,9 +23,9 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.utils.process import arg_split
-from traitlets import Bool, Enum, Integer, observe
+from traitlets import Bool, Enum, Integer, TraitError, observe, validate
 
-from hermes_nb.notebook.interpolate import interpolate
+from hermes_nb.notebook.interpolate import InterpolationError, interpolate
 
 __all__ = ["HermesMagics", "load_ipython_extension", "unload_ipython_extension"]
 
@@ -113,6 +113,18 @@ class HermesMagics(Magics):
         super().__init__(shell, **kwargs)
         self._apply_display_options()
 
+    @validate("use_widgets")
+    def _check_widgets(self, proposal: Any) -> bool:
+        if proposal["value"]:
+            import importlib.util
+
+            if importlib.util.find_spec("ipywidgets") is None:
+                raise TraitError(
+                    "use_widgets needs ipywidgets, which is not installed: pip install 'hermes_nb[widgets]' "
+                    "(the static result views work without it)"
+                )
+        return bool(proposal["value"])
+
     @observe("max_results", "embed", "use_widgets")
     def _display_changed(self, change: Any) -> None:
         self._apply_display_options()
@@ -124,6 +136,13 @@ class HermesMagics(Magics):
 
     def _ns(self) -> dict[str, Any]:
         return self.shell.user_ns if self.shell is not None else {}
+
+    def _fill(self, text: str) -> str:
+        """``text`` with ``{{name}}`` filled from the notebook; a ``{{…}}`` expression is a usage error."""
+        try:
+            return interpolate(text, self._ns())
+        except InterpolationError as exc:
+            raise UsageError(str(exc)) from None
 
     def _store(self, name: str | None, value: Any) -> Any:
         if name:
@@ -147,7 +166,7 @@ class HermesMagics(Magics):
         """Search the web. Cell form: one query per line, run as a batch."""
         args = _parse(self.web_search, line)
         if cell is None:
-            query = interpolate(_text(args.query), self._ns())
+            query = self._fill(_text(args.query))
             if not query:
                 raise UsageError("%web_search needs a query, e.g. %web_search -n 3 jupyter widgets")
             from hermes_nb import web  # lazy: keeps %load_ext fast
@@ -156,7 +175,7 @@ class HermesMagics(Magics):
             return self._store(args.output, result.envelope if args.json else result)
         if args.query:
             raise UsageError("%%web_search takes its queries from the cell body, one per line")
-        queries = [q.strip() for q in interpolate(cell, self._ns()).splitlines() if q.strip()]
+        queries = [q.strip() for q in self._fill(cell).splitlines() if q.strip()]
         if not queries:
             raise UsageError("%%web_search needs one query per line in the cell body")
         from hermes_nb import batch  # lazy: keeps %load_ext fast
@@ -177,7 +196,7 @@ class HermesMagics(Magics):
     def web_extract(self, line: str) -> Any:
         """Extract the readable content (Markdown) of web pages."""
         args = _parse(self.web_extract, line)
-        urls = [_text([interpolate(u, self._ns())]) for u in args.urls]
+        urls = [_text([self._fill(u)]) for u in args.urls]
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(args.output, web.extract(urls, backend=args.backend, max_chars=args.max_chars))
@@ -194,7 +213,7 @@ class HermesMagics(Magics):
     def web_crawl(self, line: str) -> Any:
         """Crawl a site from a start URL and extract each page."""
         args = _parse(self.web_crawl, line)
-        url = _text([interpolate(args.url, self._ns())])
+        url = _text([self._fill(args.url)])
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(
@@ -228,7 +247,7 @@ class HermesMagics(Magics):
                 "%%imagine takes its prompt from the cell body; put only options on the first line"
             )
         raw = cell.strip() if cell is not None else _text(args.prompt)
-        prompt = interpolate(raw, self._ns())
+        prompt = self._fill(raw)
         if not prompt:
             raise UsageError("%imagine needs a prompt, e.g. %imagine -a square a lighthouse at dusk")
         from hermes_nb import images  # lazy: keeps %load_ext fast
