@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "errors": "hermes_nb.errors",
     "testing": "hermes_nb.testing",
     "store": "hermes_nb.store",
+    "cache": "hermes_nb.cache",
     # results
     "SearchResult": "hermes_nb.web.results:SearchResult",
     "SearchHit": "hermes_nb.web.results:SearchHit",
@@ -66,6 +67,7 @@ __all__ = [
     "aextract",
     "aimagine",
     "asearch",
+    "cache",
     "config",
     "crawl",
     "errors",
@@ -85,7 +87,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import config, errors, store, testing, tools
+    from hermes_nb import cache, config, errors, store, testing, tools
     from hermes_nb.batch import extract_many, imagine_many, search_many
     from hermes_nb.errors import HermesError
     from hermes_nb.images import aimagine, imagine

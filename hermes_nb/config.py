@@ -86,7 +86,6 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.timeout": (120.0, "Deadline in seconds for one image generation, polling included."),
     "plugins.enabled": ([], "Keys or names of non-bundled plugins to load."),
     "plugins.disabled": ([], "Keys or names of plugins never to load (wins over enabled)."),
-    "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
     "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),

@@ -13,7 +13,7 @@ EXPECTED = {
     "search_many", "extract_many",
     "imagine", "aimagine", "imagine_many",
     "load_plugins",
-    "config", "tools", "hooks", "errors", "testing", "store",
+    "config", "tools", "hooks", "errors", "testing", "store", "cache",
     "SearchResult", "SearchHit", "ExtractResult", "CrawlResult", "Page",
     "ImageResult", "ImageGallery",
     "WebSearchProvider", "ImageGenProvider", "HermesError",

@@ -3,15 +3,14 @@
 Which provider answers is decided by ``hermes_nb.images.selection`` (one rule for the SDK, the
 ``image_generate`` tool and the magics). Every image ends as a verified file in
 ``$HERMES_HOME/cache/images`` with its provenance inside the file and in the store; URLs are
-downloaded at once (they expire). ``cache.mode == "replay"`` serves earlier images for the same
-request and never calls a provider.
+downloaded at once (they expire). An identical request is served from the store without a
+provider call, unless ``new=True`` (``hermes_nb.images.caching``); ``cache.mode == "replay"``
+serves only earlier images and never calls a provider.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import time
 import uuid
@@ -22,10 +21,18 @@ from typing import Any
 
 from hermes_nb import config
 from hermes_nb.errors import (
-    CacheMissError,
     HermesError,
     InvalidInputError,
     ProviderError,
+)
+from hermes_nb.images.caching import (
+    call_mode,
+    check_budget,
+    image_request,
+    lookup,
+    remember,
+    replay_wanted,
+    safe_parameters,
 )
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, provenance_of, to_record
 from hermes_nb.images.selection import (
@@ -48,6 +55,7 @@ from hermes_nb.plugins.image_provider import (
     write_atomic,
 )
 from hermes_nb.plugins.registry import normalize_name
+from hermes_nb.store.cassette import replay_path
 from hermes_nb.store.image_files import (
     DISPLAY_THUMBNAIL,
     ImageInfo,
@@ -73,23 +81,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_N = 10
-
-
-# --------------------------------------------------------------------------- parameters
-
-
-def _safe_parameters(options: dict[str, Any]) -> dict[str, Any]:
-    from hermes_nb.redaction import is_secret_name, redact
-
-    out: dict[str, Any] = {}
-    for key, value in sorted(options.items()):
-        if is_secret_name(str(key)):
-            continue
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            out[str(key)] = redact(value) if isinstance(value, str) else value
-        else:
-            out[str(key)] = redact(json.dumps(value, default=str, sort_keys=True))[:500]
-    return out
 
 
 # --------------------------------------------------------------------------- keeping images
@@ -142,50 +133,6 @@ def _materialise(
         if inside:
             source.unlink(missing_ok=True)  # a provider wrote something that is not an image: keep nothing
         raise
-
-
-# --------------------------------------------------------------------------- store
-
-
-def _request_key(provider: str, model: str | None, prompt: str, aspect: str, seed: int | None, n: int) -> str:
-    blob = json.dumps([provider, model, prompt, aspect, seed, n], ensure_ascii=False)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
-
-
-def _record(result: ImageResult, key: str, run: str, index: int, n: int) -> None:
-    from hermes_nb import store
-
-    # "request_hash", not "*_key": the store drops secret-looking names.
-    record = {**to_record(result), "n": n, "request_hash": key, "run": run, "index": index}
-    try:
-        store.record_image(record)
-    except HermesError as exc:  # the image is on disk already; a store hiccup must not lose it
-        log.warning("could not record image in the store: %s", exc)
-
-
-def _replay(
-    provider: str, model: str | None, prompt: str, aspect: str, n: int, key: str
-) -> ImageResult | ImageGallery:
-    """The newest complete earlier answer to the same request, from the store; else ``CacheMissError``."""
-    from hermes_nb import store
-
-    rows = store.get_store().find_images(
-        limit=200, provider=provider, model=model, prompt=prompt, aspect_ratio=aspect, n=n
-    )
-    groups: dict[str, dict[int, dict[str, Any]]] = {}
-    for row in rows:  # newest first
-        params = row.get("params") or {}
-        if params.get("request_hash") != key or not Path(str(row.get("path", ""))).is_file():
-            continue
-        groups.setdefault(str(params.get("run", "")), {}).setdefault(int(params.get("index", 0)), row)
-    for group in groups.values():
-        if all(i in group for i in range(n)):
-            results = [from_record({**group[i], **group[i]["params"]}) for i in range(n)]
-            return results[0] if n == 1 else ImageGallery(results)
-    raise CacheMissError(
-        "cache.mode is 'replay' and this image request is not in the store; "
-        'run it once with hn.config.set("cache.mode", "read_write")'
-    )
 
 
 # --------------------------------------------------------------------------- the pipeline
@@ -272,7 +219,7 @@ def _generate_one(
         seed=envelope["seed"] if "seed" in envelope else (seed if takes_seed(provider) else None),
         revised_prompt=envelope.get("revised_prompt") or None,
         cost=envelope.get("cost") if isinstance(envelope.get("cost"), dict) else None,
-        parameters=_safe_parameters(options),
+        parameters=safe_parameters(options),
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
     timeout = float(config.get("image_gen.timeout", 120.0))
@@ -299,6 +246,10 @@ def imagine(
     n: int = 1,
     seed: int | None = None,
     reference_images: str | Path | list[str] | list[Path] | list[str | Path] | None = None,
+    *,
+    new: bool = False,
+    no_cache: bool = False,
+    refresh: bool = False,
     **options: Any,
 ) -> ImageResult | ImageGallery:
     """Generate ``n`` images for ``prompt`` with the active image provider.
@@ -306,20 +257,29 @@ def imagine(
     ``seed`` is passed to providers that take one (image ``i`` of a gallery gets ``seed + i``);
     ``reference_images`` (paths, URLs or data URIs) route to the provider's edit endpoint;
     other keyword ``options`` go to the provider unchanged (e.g. ``quality="high"``).
+    An identical earlier request is served from the store (``cached=True``, no provider call);
+    ``new=True`` (or ``refresh=True``) generates again, ``no_cache=True`` neither reads nor records.
     """
     text = _check_prompt(prompt)
     aspect = _check_aspect(aspect_ratio)
     count = _check_n(n)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidInputError(f"seed must be an integer, got {seed!r}")
-    mode = str(config.get("cache.mode", "read_write"))
+    mode = call_mode(new, no_cache, refresh)
+    refs = _references(reference_images)
+    if mode == "replay" and replay_path() is not None:  # no provider is resolved: replay needs no keys
+        wanted = image_request(None, model, text, aspect, seed, count, options, refs)
+        replayed = lookup(mode, wanted, replay_wanted(backend, model, wanted))
+        assert replayed is not None  # replay raises CACHE_MISS rather than answer nothing
+        return replayed
     provider = resolve_image_provider(backend)
     name = normalize_name(provider.name)
     chosen_model = resolve_model(provider, model)
-    key = _request_key(name, chosen_model, text, aspect, seed, count)
-    if mode == "replay":
-        return _replay(name, chosen_model, text, aspect, count, key)
-    refs = _references(reference_images)
+    request = image_request(name, chosen_model, text, aspect, seed, count, options, refs)
+    cached = lookup(mode, request)
+    if cached is not None:
+        return cached
+    check_budget(name, chosen_model, count)
     # What the provider declares it cannot do is refused here, before any request.
     check_options(
         name, capabilities_of(provider), aspect_ratio=aspect, references=len(refs or ()), options=options
@@ -340,8 +300,7 @@ def imagine(
             refs=refs,
             options=options,
         )
-        if mode != "off":
-            _record(result, key, run, index, count)
+        remember(result, request, run, index, mode)
         results.append(result)
     return results[0] if count == 1 else ImageGallery(results, prompt=text, provider=name)
 

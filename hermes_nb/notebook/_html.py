@@ -113,6 +113,14 @@ def attempts_text(attempts: Iterable[Any]) -> str:
     return " → ".join(parts)
 
 
+def cache_note(result: Any) -> str:
+    """``from the cache (2026-11-24T10:31:02Z)`` for a cached result, else an empty string."""
+    if not getattr(result, "cached", False):
+        return ""
+    when = getattr(result, "cached_at", "") or getattr(result, "created", "")
+    return f"from the cache ({when})" if when else "from the cache"
+
+
 def provenance_html(*parts: str, duration: Any = None) -> str:
     items = [p for p in parts if p]
     if duration is not None and duration_text(duration):

@@ -12,6 +12,7 @@ from hermes_nb.notebook._html import (
     BOX,
     CARD,
     MUTED,
+    cache_note,
     esc,
     link_html,
     options,
@@ -74,7 +75,7 @@ def _image_text(img: Any) -> str:
     return (
         f"ImageResult(provider={img.provider!r}, model={getattr(img, 'model', None)!r}, "
         f"aspect_ratio={getattr(img, 'aspect_ratio', None)!r}, seed={getattr(img, 'seed', None)!r}, "
-        f"{size}, sha256={digest})"
+        f"{size}, sha256={digest})" + (f" {cache_note(img)}" if getattr(img, "cached", False) else "")
     )
 
 
@@ -108,6 +109,7 @@ def _image_card(img: Any) -> str:
         esc(getattr(img, "model", None) or ""),
         f"seed {esc(img.seed)}" if getattr(img, "seed", None) is not None else "",
         cost_text,
+        esc(cache_note(img)),
         link_html(href, "full size"),
         duration=getattr(img, "duration_s", None),
     )

@@ -195,13 +195,23 @@ class Store(PageIndex):
             return None
         return json.loads(row["value"]), row["provider"], row["created"]
 
-    def cache_put(self, key: str, kind: str, provider: str, value: Any) -> None:
+    def cache_put(self, key: str, kind: str, provider: str, value: Any, created: float | None = None) -> None:
         text = redact(json.dumps(value, ensure_ascii=False, default=str))
         with self._write() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO cache(key, kind, provider, value, created) VALUES (?, ?, ?, ?, ?)",
-                (key, kind, provider, text, time.time()),
+                (key, kind, provider, text, time.time() if created is None else created),
             )
+
+    def cache_entries(self, kind: str | None = None, since: float = 0.0) -> list[dict[str, Any]]:
+        """Cached answers, oldest first: ``{"key", "kind", "provider", "created", "value"}``."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT key, kind, provider, created, value FROM cache WHERE created >= ? AND kind = "
+                "COALESCE(?, kind) ORDER BY created, key",
+                (since, kind),
+            ).fetchall()
+        return [{**dict(row), "value": json.loads(row["value"])} for row in rows]
 
     # -- images --------------------------------------------------------------------------
 

@@ -90,6 +90,8 @@ class SearchResult:
     effective_limit: int = 5
     cached: bool = False
     warnings: list[str] = field(default_factory=list)
+    #: when the cached answer was first fetched (``2026-11-24T10:31:02Z``); empty when fresh
+    cached_at: str = ""
 
     @property
     def envelope(self) -> dict[str, Any]:
@@ -225,6 +227,8 @@ class ExtractResult(_Pages):
     attempts: list[Attempt] = field(default_factory=list)
     duration_s: float = 0.0
     cached: bool = False
+    #: when the cached answer was first fetched (UTC, ISO 8601); empty when fresh
+    cached_at: str = ""
 
     @property
     def envelope(self) -> list[dict[str, Any]]:
@@ -248,6 +252,8 @@ class CrawlResult(_Pages):
     attempts: list[Attempt] = field(default_factory=list)
     duration_s: float = 0.0
     cached: bool = False
+    #: when the cached answer was first fetched (UTC, ISO 8601); empty when fresh
+    cached_at: str = ""
 
     @property
     def envelope(self) -> dict[str, Any]:
