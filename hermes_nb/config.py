@@ -60,6 +60,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.crawl_backend": (None, "Provider for crawl (wins over web.backend)."),
     "web.provider_priority": (None, "List reordering providers inside each auto-selection tier."),
     "web.extract_char_limit": (15000, "Characters of an extracted page kept inline; the rest is stored."),
+    "web.extract.min_confidence": (0.5, "direct: below this extraction confidence (0-1) try the next candidate."),
     "web.timeout": (20.0, "Per-request timeout in seconds for web providers."),
     "web.deadline": (60.0, "Overall deadline in seconds for one search/extract call, retries included."),
     "web.max_retries": (2, "Retries on 429, 5xx and connect errors."),
@@ -67,7 +68,8 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.crawl_delay": (0.5, "Politeness delay in seconds between requests of the built-in crawler."),
     "web.ddgs.timeout": (30.0, "Hard wall-clock limit in seconds for one ddgs search (in a subprocess)."),
     "web.<name>.base_url": (None, "Endpoint override of an HTTP web provider (emulator, proxy, self-host)."),
-    "image_gen.provider": (None, "Image provider; when set, only that provider is used."),
+    "web.jina.search_base_url": (None, "Jina Search endpoint (Reader is web.jina.base_url)."),
+    "web.openserp.engine": ("google", "Engine of a self-hosted OpenSERP (google, bing, duck, mega, ...)."),
     "web.<name>.mcp_url": (None, "Public MCP endpoint a provider uses without a key (exa, parallel, firecrawl)."),
     "web.exa.search_type": ("auto", "Exa search type: auto, neural, keyword, fast, instant or deep."),
     "web.exa.contents": ("highlights", "What Exa returns with each hit: highlights, text or none."),
@@ -77,24 +79,31 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.xai.model": ("grok-4-fast", "xAI model that runs the web_search tool."),
     "web.xai.allowed_domains": ([], "Only search these domains with xAI (at most 5; not with excluded_domains)."),
     "web.xai.excluded_domains": ([], "Never search these domains with xAI (at most 5)."),
+    "image_gen.provider": (None, "Image provider; when set, only that provider is used."),
     "image_gen.model": (None, "Model id passed to the image provider."),
     "image_gen.<name>.base_url": (None, "Endpoint override of an HTTP image provider."),
     "image_gen.<name>.model": (None, "Model for one image provider (wins over image_gen.model)."),
     "image_gen.diffusers.model": (None, "Local pipeline dir or an already-cached hub id (never downloaded)."),
     "image_gen.diffusers.size": (None, "'WxH' or {aspect: 'WxH'} for diffusers (multiples of 8)."),
     "image_gen.xai.resolution": (None, "xAI output resolution ('1k' or '2k')."),
+    "image_gen.comfyui.workflow": (None, "ComfyUI workflow file (API format, {{name}} placeholders)."),
+    "image_gen.comfyui.steps": (20, "Sampler steps filled into a ComfyUI workflow's {{steps}}."),
     "image_gen.timeout": (120.0, "Deadline in seconds for one image generation, polling included."),
+    "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "plugins.enabled": ([], "Keys or names of non-bundled plugins to load."),
     "plugins.disabled": ([], "Keys or names of plugins never to load (wins over enabled)."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
-    "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
-    "display.max_results": (10, "Search results shown inline before 'more'."),
-    "display.thumbnail_px": (256, "Longest edge of embedded image thumbnails."),
     "cache.replay_file": (None, "Cassette to replay (like HERMES_NB_REPLAY): no network, a miss is CACHE_MISS."),
     "cache.replay_strict": (False, "Replay matches backend, limit and every parameter exactly."),
+    "display.max_results": (10, "Search results shown inline before 'more'."),
+    "display.thumbnail_px": (256, "Longest edge of embedded image thumbnails."),
+    "display.files_dir": (
+        "hermes_nb_files",
+        "Folder beside the notebook that full-size images are linked from ('' links the cache file).",
+    ),
 }
 
 #: Hermes keys that no longer do anything; a config.yaml that sets one gets a warning naming why.
@@ -106,9 +115,9 @@ DEAD_KEYS: dict[str, str] = {
 _lock = threading.RLock()
 _overrides: dict[str, Any] = {}
 _session_keys: dict[str, str] = {}
+_exported: dict[str, str | None] = {}  # names put into os.environ → the value they replaced
 _file_cache: dict[Path, tuple[float, Any]] = {}
 
-_exported: dict[str, str | None] = {}  # names put into os.environ → the value they replaced
 
 @dataclass(frozen=True)
 class ConfigValue:
@@ -320,11 +329,9 @@ def set_key(name: str, value: str | None) -> None:
         if value:
             _session_keys[name] = value
             register_secret(value)
+            _export(name, value)
         else:
             _session_keys.pop(name, None)
-            _export(name, value)
-
-
             _unexport(name)
 
 
@@ -359,6 +366,8 @@ def export_dotenv() -> list[str]:
                 _export(name, value)
                 added.append(name)
     return added
+
+
 def resolve_key(*names: str) -> str | None:
     """The first non-empty secret among ``names`` (session → environment → ``$HERMES_HOME/.env``)."""
     dotenv: dict[str, str] | None = None

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from hermes_nb import config
 from hermes_nb.images.results import ImageGallery, ImageResult
 from hermes_nb.notebook import rendering, widgets
 from hermes_nb.notebook.markdown import markdown_to_html
@@ -128,12 +129,18 @@ def test_image_thumbnail_bound_and_stable_text(tmp_path: Path, monkeypatch: pyte
     assert rendering.mimebundle(img)["text/plain"] == text
 
 
-def test_image_outside_cwd_is_a_file_link_and_embed_modes(
+def test_image_outside_cwd_is_linked_from_a_folder_beside_the_notebook_and_embed_modes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     img = _image(tmp_path)
     (tmp_path / "notebooks").mkdir()
     monkeypatch.chdir(tmp_path / "notebooks")
+    html = rendering.static_html(img)
+    beside = tmp_path / "notebooks" / "hermes_nb_files" / img.path.name
+    assert f'href="hermes_nb_files/{img.path.name}"' in html and "file://" not in html
+    assert beside.read_bytes() == img.path.read_bytes()
+    assert [p.name for p in beside.parent.iterdir()] == [img.path.name]  # no partial file left
+    config.set("display.files_dir", "")
     assert img.path.resolve().as_uri() in rendering.static_html(img)
     rendering.set_options(embed="link")
     assert "data:image" not in rendering.static_html(img)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
+from hermes_nb import config
 from hermes_nb.notebook._html import (
     BADGE,
     BOX,
@@ -59,14 +61,37 @@ def _file_facts(path: Path) -> tuple[str, str]:
 
 
 def file_href(path: Path) -> str:
-    """A relative link when the file sits under the notebook's directory, else a ``file:`` URI."""
+    """A link to the full file that a browser opens from the notebook: always relative when it can be.
+
+    Browsers refuse ``file://`` links from a served page, so a file outside the notebook's folder
+    (the image cache) is hard-linked — copied when it cannot be — into ``display.files_dir`` beside
+    the notebook, and linked relatively: JupyterLab, Notebook and VS Code resolve such a link
+    against the notebook, and it keeps working when the notebook is shared with that folder.
+    """
     try:
         full, here = path.resolve(), Path.cwd().resolve()
         if full.is_relative_to(here):
             return full.relative_to(here).as_posix()
-        return full.as_uri()
+        folder = str(config.get("display.files_dir", "hermes_nb_files") or "").strip()
+        if not folder or not full.is_file():
+            return full.as_uri()
+        beside = here / folder / full.name
+        if not (beside.is_file() and beside.stat().st_size == full.stat().st_size):
+            _place(full, beside)
+        return beside.relative_to(here).as_posix()
     except (OSError, ValueError):
         return path.as_posix()
+
+
+def _place(source: Path, target: Path) -> None:
+    """``source`` at ``target``: a hard link, else a copy written under a temporary name first."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        os.link(source, partial)
+    except OSError:
+        shutil.copyfile(source, partial)
+    os.replace(partial, target)
 
 
 def _image_text(img: Any) -> str:
