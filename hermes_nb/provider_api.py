@@ -65,7 +65,7 @@ from hermes_nb.plugins.web_provider import WebSearchProvider, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
 from hermes_nb.store import StoreError, get_store
-from hermes_nb.web.content import Document, convert_fetched, html_signals, kind_of
+from hermes_nb.web.content import Document, convert_fetched, html_converter_ready, html_signals, kind_of
 from hermes_nb.web.crawler import crawl as crawl_site
 
 __all__ = [
@@ -119,6 +119,7 @@ __all__ = [
     "Document",
     "convert_fetched",
     "html_signals",
+    "html_converter_ready",
     "kind_of",
     "crawl_site",
     # the rest

@@ -356,11 +356,11 @@ def test_no_candidates_names_keyless_options_and_keys() -> None:
         selection.run("search", name_of)
     message = str(info.value)
     assert message.startswith("No available search provider")
-    assert "ddgs (pip install ddgs)" in message and "brave (BRAVE_SEARCH_API_KEY)" in message
+    assert "Keyless options: ddgs, keenable" in message and "brave (BRAVE_SEARCH_API_KEY)" in message
     assert "firecrawl" not in message
     with pytest.raises(errors.ProviderNotConfiguredError) as info:
         selection.resolve("extract")
-    assert "direct" in str(info.value)
+    assert "direct" in str(info.value) and "jina" in str(info.value)
 
 
 def test_unknown_capability_is_invalid_input() -> None:

@@ -26,6 +26,10 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "tavily": "/tavily",
     "searxng": "/searxng",
     "jina": "/jina",
+    "jina-search": "/jina-search",
+    "serper": "/serper",
+    "openserp": "/openserp",
+    "keenable": "/keenable",
     "openai": "/openai/v1",
     "xai": "/xai/v1",
     "fal": "/fal",
@@ -37,7 +41,7 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "firecrawl-mcp": "/firecrawl/v2/mcp",
     "openrouter": "/openrouter/api/v1",
 }
-WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina")
+WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina", "serper", "openserp", "keenable")
 WEB_PROVIDERS += ("firecrawl", "exa", "parallel", "xai")  # xai: web search and images
 IMAGE_PROVIDERS = ("openai", "xai", "fal", "openrouter")
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
@@ -214,6 +218,9 @@ def _build_apis() -> dict[str, Api]:
     from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
 
     modules = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
+    from hermes_nb.testing import _jina, _keenable, _serp
+
+    modules = (*modules, _jina, _keenable, _serp)
     from hermes_nb.testing import _exa, _firecrawl, _parallel
 
     modules = (*modules, _exa, _firecrawl, _parallel)

@@ -1,4 +1,4 @@
-"""Emulated web APIs: Brave Search, SearXNG and Jina Reader (facts: reference/web-apis.md §3, §7, §11)."""
+"""Emulated web APIs: Brave Search, SearXNG and the shared result generator (web-apis.md §3, §7)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 import time
 import uuid
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
-from hermes_nb.testing._pages import read_url, words
+from hermes_nb.testing._pages import words
 from hermes_nb.testing._wire import Api, Call, Response
 
 __all__ = ["APIS", "hits", "request_id"]
@@ -281,68 +281,4 @@ class SearxngApi:
         return Response.json({"error": "search error" if status >= 500 else f"error {status}"}, status)
 
 
-# --- Jina Reader ------------------------------------------------------------------------------
-_JINA_ERRORS = {
-    401: ("AuthenticationFailedError", 1, "Invalid API key, please get a new one from the Jina dashboard."),
-    402: ("InsufficientBalanceError", 3, "Account balance not enough to run this query, please recharge."),
-    422: ("ParamValidationError", 2, "Invalid request parameters."),
-    429: ("RateLimitTriggeredError", 3, "Per IP rate limit exceeded."),
-}
-
-
-class JinaApi:
-    """``GET {base}/<url>`` (or ``POST {base}/`` with ``{"url"}``): the page as Markdown text."""
-
-    name = "jina"
-
-    def _err(
-        self, status: int, name: str, sub: int, message: str, headers: dict[str, str] | None = None
-    ) -> Response:
-        body = {
-            "data": None,
-            "code": status,
-            "name": name,
-            "status": status * 100 + sub,
-            "message": message,
-            "readableMessage": f"{name}: {message}",
-        }
-        return Response.json(body, status, headers)
-
-    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        name, sub, message = _JINA_ERRORS.get(status, ("InternalServerError", 0, "Internal server error."))
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
-        return self._err(status, name, sub, message, headers)
-
-    def handle(self, call: Call) -> Response:
-        if call.auth_fail or call.bearer() == call.emu.BAD_KEY:
-            return self.error(call, 401, None)
-        if call.request.method == "POST":
-            target = str(call.json_body.get("url", ""))
-        else:
-            target = call.subpath.lstrip("/")
-            if target.lower().startswith(("http%3a", "https%3a")):
-                target = unquote(target)
-            query = "&".join(f"{k}={v}" for k, values in call.request.query.items() for v in values)
-            target += f"?{query}" if query else ""
-        if not target:
-            return self._err(422, "ParamValidationError", 2, "url is required.")
-        if call.empty:
-            return Response.text("")
-        try:
-            title, content = read_url(call, target)
-        except LookupError as exc:
-            return self._err(422, "AssertionFailureError", 6, f"Failed to goto {target}: {exc}")
-        if "application/json" in (call.header("accept") or ""):
-            data = {
-                "title": title,
-                "description": "",
-                "url": target,
-                "content": content,
-                "usage": {"tokens": max(1, len(content) // 4)},
-            }
-            return Response.json({"code": 200, "status": 20000, "data": data})
-        text = f"Title: {title}\n\nURL Source: {target}\n\nMarkdown Content:\n{content}\n"
-        return Response.text(text)
-
-
-APIS: list[Api] = [BraveApi(), SearxngApi(), JinaApi()]
+APIS: list[Api] = [BraveApi(), SearxngApi()]
