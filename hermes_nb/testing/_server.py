@@ -40,10 +40,11 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "parallel-mcp": "/parallel/mcp",
     "firecrawl-mcp": "/firecrawl/v2/mcp",
     "openrouter": "/openrouter/api/v1",
+    "comfyui": "/comfyui",
 }
 WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina", "serper", "openserp", "keenable")
 WEB_PROVIDERS += ("firecrawl", "exa", "parallel", "xai")  # xai: web search and images
-IMAGE_PROVIDERS = ("openai", "xai", "fal", "openrouter")
+IMAGE_PROVIDERS: tuple[str, ...] = ("openai", "xai", "fal", "openrouter", "comfyui")
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
 _LOOPBACK = {"127.0.0.1", "localhost"}
 
@@ -218,6 +219,9 @@ def _build_apis() -> dict[str, Api]:
     from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
 
     modules = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
+    from hermes_nb.testing import _comfyui
+
+    modules = (*modules, _comfyui)
     from hermes_nb.testing import _jina, _keenable, _serp
 
     modules = (*modules, _jina, _keenable, _serp)
