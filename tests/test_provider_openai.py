@@ -143,7 +143,7 @@ def test_deprecated_model_still_served_until_its_date(api: Api, monkeypatch: pyt
     assert json.loads(api.requests[-1].content)["model"] == "gpt-image-1.5"
     monkeypatch.setattr(mod, "_today", lambda: dt.date(2026, 12, 1))
     with pytest.raises(InvalidInputError, match="retired gpt-image-1.5"):
-        images.imagine("x", model="gpt-image-1.5")
+        images.imagine("x", model="gpt-image-1.5", new=True)  # new: not the image stored a day earlier
 
 
 def test_edit_with_reference_images(api: Api, tmp_path: Any) -> None:
