@@ -84,7 +84,22 @@ def _page_text(page: Any) -> str:
     total = getattr(page, "total_chars", 0) or len(page.content or "")
     flag = ", truncated" if getattr(page, "truncated", False) else ""
     label = f"{shorten(page.title, 80)} ({page.url})" if page.title else page.url
-    return f"  - {label}: {total} chars{flag}"
+    doubt = _confidence_note(page)
+    return f"  - {label}: {total} chars{flag}" + (f" [{doubt}: check the text]" if doubt else "")
+
+
+#: Extraction confidence below which a page is flagged (the extractor marks ``low_confidence`` itself).
+LOW_CONFIDENCE = 0.5
+
+
+def _confidence_note(page: Any) -> str:
+    """``"low extraction confidence 0.32 (listing, readability)"`` for doubtful pages, else ``""``."""
+    meta = getattr(page, "metadata", None) or {}
+    score = meta.get("confidence")
+    if not isinstance(score, (int, float)) or not (meta.get("low_confidence") or score < LOW_CONFIDENCE):
+        return ""
+    how = ", ".join(str(meta[k]) for k in ("page_type", "extractor") if meta.get(k))
+    return f"low extraction confidence {score:.2f}" + (f" ({how})" if how else "")
 
 
 def _first_heading(markdown: str) -> str:
@@ -115,6 +130,9 @@ def _page_html(page: Any, *, open_: bool) -> str:
         stored = f"; full text stored as {esc(Path(where).name)}" if where else ""
         footer.append(f"truncated: {len(content):,} of {total:,} characters kept{stored}")
     foot = f'<div style="{MUTED};margin-top:4px">✂️ {"; ".join(footer)}</div>' if footer else ""
+    doubt = _confidence_note(page)
+    if doubt:
+        foot = f'<div style="margin-top:4px">⚠️ {esc(doubt)}: the text may be incomplete or include page clutter</div>' + foot
     summary = f'<summary style="cursor:pointer;{MUTED}">{total:,} characters</summary>'
     return (
         f'<div style="{CARD}">{head}<details{" open" if open_ else ""}>{summary}'

@@ -17,9 +17,19 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_nb.errors import ContentFetchError
-from hermes_nb.web.extraction import Document, html_signals, html_to_markdown, missing_package, visible_text_of
+from hermes_nb.web.extraction import (
+    Document,
+    html_converter_ready,
+    html_signals,
+    html_to_markdown,
+    missing_package,
+    visible_text_of,
+)
 
-__all__ = ["Document", "convert", "convert_fetched", "html_to_markdown", "html_signals", "kind_of"]
+__all__ = [
+    "Document", "convert", "convert_fetched", "html_converter_ready", "html_to_markdown", "html_signals",
+    "kind_of",
+]
 
 #: Caps that keep a rendered page readable (devkit-pi's choices, see the web reference §16.9).
 MAX_JSON_ITEMS = 50
@@ -66,9 +76,18 @@ def kind_of(content_type: str) -> str | None:
 
 
 def convert(
-    data: bytes | str, content_type: str, *, url: str = "", charset: str | None = None
+    data: bytes | str,
+    content_type: str,
+    *,
+    url: str = "",
+    charset: str | None = None,
+    min_confidence: float | None = None,
 ) -> Document:
-    """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown)."""
+    """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown).
+
+    ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
+    tries its next candidate.
+    """
     kind = kind_of(content_type)
     mime = content_type.split(";", 1)[0].strip().lower() or "unknown"
     if kind is None:
@@ -84,7 +103,10 @@ def convert(
         text = data if isinstance(data, str) else _decode(data, charset)
         handler = _HANDLERS[kind]
         try:
-            doc = handler(text, url, mime)
+            if kind == "html" and min_confidence is not None:
+                doc = html_to_markdown(text, url=url, min_confidence=min_confidence)
+            else:
+                doc = handler(text, url, mime)
         except ContentFetchError:
             raise  # a missing converter: a per-URL error with its fix, never the raw markup
         except Exception as exc:  # any parser failure degrades to plain text, as documented
@@ -95,11 +117,20 @@ def convert(
     return doc
 
 
-def convert_fetched(fetched: Any) -> Document:
-    """Convert a ``hermes_nb.net.fetch.FetchedContent`` (text decoded with its detected charset)."""
+def convert_fetched(fetched: Any, *, min_confidence: float | None = None) -> Document:
+    """Convert a ``hermes_nb.net.fetch.FetchedContent`` (text decoded with its detected charset).
+
+    Picklable by reference with picklable arguments, so ``direct`` can run it in worker processes.
+    """
     kind = kind_of(fetched.content_type)
     data: bytes | str = fetched.content if kind in (None, "pdf") else fetched.text
-    return convert(data, fetched.content_type, url=fetched.final_url or fetched.url, charset=fetched.charset)
+    return convert(
+        data,
+        fetched.content_type,
+        url=fetched.final_url or fetched.url,
+        charset=fetched.charset,
+        min_confidence=min_confidence,
+    )
 
 
 def _decode(data: bytes, charset: str | None) -> str:

@@ -15,9 +15,10 @@ from .metadata import page_metadata
 from .page_type import page_type
 from .tree import drop_hidden, parse_html, squash, visible_text
 
-__all__ = ["html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
+__all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
 
 DEFAULT_MIN_CONFIDENCE = 0.5
+SECOND_OPINION_WORDS = 300  # primary results shorter than this are checked against readability
 _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
 _PRIVATE_META = ("json_ld_types", "og_type", "generator")
@@ -31,15 +32,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
     (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
     """
-    try:
-        import trafilatura  # noqa: F401  # heavy: imported on first conversion
-    except ImportError as exc:
-        missing = missing_package(exc)
-        raise ContentFetchError(
-            f"cannot convert the HTML of {url or 'the page'} to Markdown: the converter could not be "
-            f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
-            details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
-        ) from exc
+    html_converter_ready(url)
     root = parse_html(html)
     if root is None:
         return _stub(html, url, visible="")
@@ -47,7 +40,10 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     title = str(meta.pop("title", ""))
     hidden = drop_hidden(root)
     primary = cands.trafilatura_candidate(root, url)
-    second = _readability(root) if primary.markdown else None
+    # A second opinion where trafilatura is most often short of paragraphs (short results); longer
+    # pages get one only when the first choice is not confident enough (below).
+    doubtful = primary.markdown and len(primary.markdown.split()) < SECOND_OPINION_WORDS
+    second = _readability(root) if doubtful else None
     choice = choose(primary, second)
     tried = [primary.name] + ([second.name] if second is not None else [])
     threshold = _threshold(min_confidence)
@@ -70,6 +66,23 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     for key in _PRIVATE_META:
         meta.pop(key, None)
     return Document(title=title or _first_heading(text), content=text, metadata=meta)
+
+
+def html_converter_ready(url: str | None = None) -> None:
+    """Raise ``ContentFetchError`` naming the package to install when the HTML converter cannot be imported.
+
+    Cheap after the first call; ``direct`` checks it before handing pages to worker processes, so a
+    broken install fails each page with its fix here rather than in a worker.
+    """
+    try:
+        import trafilatura  # noqa: F401  # heavy: imported on first conversion
+    except ImportError as exc:
+        missing = missing_package(exc)
+        raise ContentFetchError(
+            f"cannot convert the HTML of {url or 'the page'} to Markdown: the converter could not be "
+            f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
+            details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
+        ) from exc
 
 
 def _readability(root: Any) -> cands.Candidate | None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from hermes_nb.provider_api import (
@@ -13,6 +17,7 @@ from hermes_nb.provider_api import (
     convert_fetched,
     crawl_site,
     fetch,
+    html_converter_ready,
     kind_of,
 )
 
@@ -20,6 +25,55 @@ from . import reader
 
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"
 MAX_PARALLEL = 4  # URLs fetched at once by one extract call
+DEFAULT_MIN_CONFIDENCE = 0.5  # web.extract.min_confidence when unset
+
+_pool_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def _converter_pool() -> Executor | None:
+    """One process per core for converting pages, kept for the session; None on a single core."""
+    global _pool
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2:
+        return None
+    try:
+        html_converter_ready()
+    except HermesError:  # a broken install: convert here, so each page fails with the fix
+        return None
+    with _pool_lock:
+        if _pool is None:
+            # forkserver: workers start from a clean process, not a fork of a threaded kernel.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            _pool = ProcessPoolExecutor(max_workers=cores, mp_context=context)
+        return _pool
+
+
+def _drop_pool() -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+def _threshold() -> float:
+    value = config.get("web.extract.min_confidence", DEFAULT_MIN_CONFIDENCE)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return DEFAULT_MIN_CONFIDENCE
+
+
+def _convert(fetched: Any, pool: Executor | None, min_confidence: float) -> Document:
+    """Convert in a worker process when a pool is given (in this process if the pool broke)."""
+    if pool is not None:
+        try:
+            return pool.submit(convert_fetched, fetched, min_confidence=min_confidence).result()
+        except BrokenProcessPool:
+            _drop_pool()
+    return convert_fetched(fetched, min_confidence=min_confidence)
 
 
 class DirectProvider(WebSearchProvider):
@@ -52,11 +106,14 @@ class DirectProvider(WebSearchProvider):
 
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         prefer_reader = bool(kwargs.get("prefer_reader", False))
+        threshold = _threshold()
         if len(urls) <= 1:
-            return [self._one(url, prefer_reader) for url in urls]
+            return [self._one(url, prefer_reader, None, threshold) for url in urls]
+        # Several pages: fetch on threads, convert on every core (processes) as each fetch lands.
+        converters = _converter_pool()
         workers = min(MAX_PARALLEL, len(urls))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="direct") as pool:
-            return list(pool.map(lambda url: self._one(url, prefer_reader), urls))
+            return list(pool.map(lambda url: self._one(url, prefer_reader, converters, threshold), urls))
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         depth = kwargs.get("depth", 2)
@@ -75,10 +132,12 @@ class DirectProvider(WebSearchProvider):
             "env_vars": [],
         }
 
-    def _one(self, url: str, prefer_reader: bool) -> dict[str, Any]:
+    def _one(
+        self, url: str, prefer_reader: bool, converters: Executor | None, threshold: float
+    ) -> dict[str, Any]:
         try:
             fetched = fetch(url, accept=ACCEPT)
-            doc = convert_fetched(fetched)
+            doc = _convert(fetched, converters, threshold)
         except HermesError as exc:
             return {"url": url, "title": "", "content": "", "raw_content": "", "error": exc.message,
                     "error_code": exc.code}
@@ -95,7 +154,7 @@ class DirectProvider(WebSearchProvider):
         if fetched.redirects:
             meta["redirects"] = list(fetched.redirects)
         if kind_of(fetched.content_type) == "html" and config.get("web.jina_fallback", False):
-            doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader)
+            doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader, threshold)
         return {
             "url": url,
             "title": doc.title or final_url,
@@ -106,10 +165,12 @@ class DirectProvider(WebSearchProvider):
 
 
 def _with_reader(
-    doc: Document, html: str, final_url: str, meta: dict[str, Any], prefer: bool
+    doc: Document, html: str, final_url: str, meta: dict[str, Any], prefer: bool, threshold: float
 ) -> Document:
     """Jina Reader's version of the page when a trigger fires; the local one on any failure."""
     why = "prefer_reader" if prefer else reader.trigger(html, doc.content)
+    if why is None and float(meta.get("confidence", 1.0)) < threshold:
+        why = "low-confidence"
     if why is None:
         return doc
     if not reader.may_forward(final_url):
@@ -123,5 +184,7 @@ def _with_reader(
     meta.update(better.metadata)
     meta["reader"] = "jina"
     meta["reader_reason"] = why
+    meta["local_extractor"] = meta.get("extractor", "")
+    meta["extractor"] = "jina-reader"
     meta["third_party"] = "the URL was sent to Jina Reader (web.jina_fallback is on)"
     return Document(title=better.title or doc.title, content=better.content, metadata=meta)
