@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from IPython.core.error import UsageError
@@ -83,6 +84,16 @@ def _text(tokens: list[str]) -> str:
     text = " ".join(tokens).strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" and text.count(text[0]) == 2:
         return text[1:-1]
+    return text
+
+
+def _local_or_url(text: str) -> Any:
+    """``./report.pdf``, ``~/notes.md`` or an existing file → a ``Path`` (read locally); else the URL."""
+    if "://" in text:
+        return text
+    path = Path(text).expanduser()
+    if text.startswith(("./", "../", "/", "~")) or path.is_file():
+        return path
     return text
 
 
@@ -196,7 +207,7 @@ class HermesMagics(Magics):
     def web_extract(self, line: str) -> Any:
         """Extract the readable content (Markdown) of web pages."""
         args = _parse(self.web_extract, line)
-        urls = [_text([self._fill(u)]) for u in args.urls]
+        urls = [_local_or_url(_text([self._fill(u)])) for u in args.urls]
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(args.output, web.extract(urls, backend=args.backend, max_chars=args.max_chars))

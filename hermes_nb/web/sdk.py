@@ -10,6 +10,8 @@ How a call uses the cache (``cache.mode``, replay cassettes, the per-call ``no_c
 
 from __future__ import annotations
 
+import asyncio
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, replace
@@ -20,7 +22,7 @@ from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, 
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.store import requests
 from hermes_nb.store.cassette import iso
-from hermes_nb.web import longtext, selection
+from hermes_nb.web import local_files, longtext, selection
 from hermes_nb.web.caching import CACHE_MODES, cache_get, cache_mode, call_mode, index_pages, keep, miss, ttl
 from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
 from hermes_nb.web.results import (
@@ -255,7 +257,7 @@ class _Extract:
 
 
 def extract(
-    urls: str | Sequence[str],
+    urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     backend: str | None = None,
     max_chars: int | None = None,
@@ -265,7 +267,16 @@ def extract(
     """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored.
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` fetches again and overwrites.
+    A ``pathlib.Path`` is a local file, read through the same converters (PDF, HTML, Markdown, CSV …).
     """
+    if local_files.has_paths(urls):
+        return local_files.extract_mixed(
+            urls,
+            lambda rest: extract(
+                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+            ),
+            max_chars,
+        )
     request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
     if not request.missing:
         return request.finish([], None, [])
@@ -273,7 +284,7 @@ def extract(
 
 
 async def aextract(
-    urls: str | Sequence[str],
+    urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     backend: str | None = None,
     max_chars: int | None = None,
@@ -281,6 +292,10 @@ async def aextract(
     refresh: bool = False,
 ) -> ExtractResult:
     """Async twin of ``extract``."""
+    if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
+        return await asyncio.to_thread(
+            extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+        )
     request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
     if not request.missing:
         return request.finish([], None, [])
