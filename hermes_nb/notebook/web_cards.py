@@ -102,7 +102,7 @@ def _confidence_note(page: Any) -> str:
     return f"low extraction confidence {score:.2f}" + (f" ({how})" if how else "")
 
 
-def _first_heading(markdown: str) -> str:
+def first_heading(markdown: str) -> str:
     for line in (markdown or "").splitlines()[:40]:
         if line.startswith("#"):
             return line.lstrip("#").strip()
@@ -110,7 +110,7 @@ def _first_heading(markdown: str) -> str:
 
 
 def _page_html(page: Any, *, open_: bool) -> str:
-    title = page.title or _first_heading(page.content) or page.url
+    title = page.title or first_heading(page.content) or page.url
     head = (
         f'<div style="{HEAD}">📄 {link_html(page.url, title)}</div>'
         f'<div style="{MUTED}">{esc(domain_of(page.url))}</div>'

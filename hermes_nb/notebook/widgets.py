@@ -16,10 +16,13 @@ from hermes_nb.errors import ProviderNotConfiguredError
 from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
 from hermes_nb.notebook.markdown import markdown_to_html
 from hermes_nb.notebook.static import static_bundle
+from hermes_nb.notebook.web_cards import first_heading
 
 __all__ = ["widget", "view_for", "widget_mime", "WidgetView", "PAGE_SIZE"]
 
 PAGE_SIZE = 5
+#: Widget HTML does not inherit the notebook's link style: titles must look clickable.
+_LINK = "color:var(--jp-content-link-color,#0969da);text-decoration:underline"
 _WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 _INSTALL_HINT = "the widget view needs ipywidgets: pip install 'hermes_nb[widgets]'"
 
@@ -120,7 +123,8 @@ def _search_view(res: Any) -> Any:
     def _row(hit: Any) -> Any:
         link = html.escape(hit.url, quote=True)
         text = (
-            f'<b>{int(hit.position)}.</b> <a href="{link}" target="_blank" rel="noopener noreferrer">'
+            f'<b>{int(hit.position)}.</b> <a href="{link}" target="_blank" rel="noopener noreferrer" '
+            f'style="{_LINK}">'
             f"{html.escape(hit.title or hit.url)}</a><br><small>{html.escape(hit.description or '')}</small>"
         )
         button = w.Button(description="extract", layout=w.Layout(width="80px"))
@@ -158,7 +162,7 @@ def _pages_view(res: Any) -> Any:
         children.append(w.HTML(f'<div style="max-height:480px;overflow:auto">{body}</div>'))
     acc = w.Accordion(children=children)
     for i, page in enumerate(pages):
-        acc.set_title(i, (page.title or page.url)[:80])
+        acc.set_title(i, (page.title or first_heading(page.content or "") or page.url)[:80])
     return acc
 
 
