@@ -23,6 +23,10 @@ KEY_NAMES = {
     "xai": "XAI_API_KEY",
     "fal": "FAL_KEY",
     "openrouter": "OPENROUTER_API_KEY",
+    "replicate": "REPLICATE_API_TOKEN",
+    "stability": "STABILITY_API_KEY",
+    "bfl": "BFL_API_KEY",
+    "google": "GEMINI_API_KEY",
 }
 
 

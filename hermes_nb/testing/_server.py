@@ -41,10 +41,17 @@ PROVIDER_PREFIXES: dict[str, str] = {
     "firecrawl-mcp": "/firecrawl/v2/mcp",
     "openrouter": "/openrouter/api/v1",
     "comfyui": "/comfyui",
+    "openai-codex": "/openai-codex",
+    "replicate": "/replicate/v1",
+    "stability": "/stability",
+    "bfl": "/bfl",
+    "google": "/google/v1beta",
 }
 WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina", "serper", "openserp", "keenable")
 WEB_PROVIDERS += ("firecrawl", "exa", "parallel", "xai")  # xai: web search and images
 IMAGE_PROVIDERS: tuple[str, ...] = ("openai", "xai", "fal", "openrouter", "comfyui")
+IMAGE_PROVIDERS += ("openai-codex",)  # its key is OPENAI_API_KEY (set for openai) or a Codex login
+IMAGE_PROVIDERS += ("replicate", "stability", "bfl", "google")
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
 _LOOPBACK = {"127.0.0.1", "localhost"}
 
@@ -79,6 +86,8 @@ class Emulator:
         self.latency = 0.0
         self.searxng_json_enabled = True
         self.fal_polls_to_complete: int | None = 3
+        self.replicate_polls_to_complete: int | None = 2  # 0: a Prefer: wait create answers succeeded
+        self.bfl_polls_to_complete: int | None = 2
         self.file_ttl_s = 60.0
         self.file_max_downloads: int | None = 1
         self.allow_legacy_models = False
@@ -218,16 +227,19 @@ class Emulator:
 def _build_apis() -> dict[str, Api]:
     from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
 
-    modules = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
-    from hermes_nb.testing import _comfyui
+    modules: tuple[Any, ...] = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
+    from hermes_nb.testing import _codex, _comfyui
 
-    modules = (*modules, _comfyui)
+    modules = (*modules, _comfyui, _codex)
     from hermes_nb.testing import _jina, _keenable, _serp
 
     modules = (*modules, _jina, _keenable, _serp)
     from hermes_nb.testing import _exa, _firecrawl, _parallel
 
     modules = (*modules, _exa, _firecrawl, _parallel)
+    from hermes_nb.testing import _bfl, _google, _replicate, _stability
+
+    modules = (*modules, _replicate, _stability, _bfl, _google)
     apis: list[Api] = [api for module in modules for api in module.APIS]
     return {api.name: api for api in apis}
 
