@@ -26,6 +26,9 @@ from hermes_nb.notebook.markdown import markdown_to_html
 
 # --------------------------------------------------------------------------- search
 
+_MODEL_MARK = "model-generated"  # hits whose metadata says a model chose them (xAI's citations)
+_MODEL_TIP = "a model chose this result: it may be wrong; check the page"
+
 
 def _search_text(res: Any) -> str:
     hits = list(getattr(res, "hits", []) or [])
@@ -33,7 +36,8 @@ def _search_text(res: Any) -> str:
     shown = hits[: max_results()]
     lines = [head + (f" {cache_note(res)}" if res.cached else "")]
     for hit in shown:
-        lines.append(f"{hit.position:>3}. {shorten(hit.title, 90)}")
+        mark = f" [{_MODEL_MARK}]" if getattr(hit, "model_generated", False) else ""
+        lines.append(f"{hit.position:>3}. {shorten(hit.title, 90)}{mark}")
         lines.append(f"     {hit.url}")
     if len(hits) > len(shown):
         lines.append(f"     … and {len(hits) - len(shown)} more (r.hits, r.to_pandas())")
@@ -47,9 +51,11 @@ def _search_html(res: Any) -> str:
     cards = []
     for hit in shown:
         domain = getattr(hit, "domain", None) or domain_of(hit.url)
+        by_model = getattr(hit, "model_generated", False)
+        badge = f' <span style="{BADGE}" title="{_MODEL_TIP}">{_MODEL_MARK}</span>' if by_model else ""
         cards.append(
             f'<li style="{CARD}"><span style="{RANK}">{int(hit.position)}</span>'
-            f"{link_html(hit.url, hit.title or hit.url)}"
+            f"{link_html(hit.url, hit.title or hit.url)}{badge}"
             f'<div style="{MUTED}">{esc(domain)}</div>'
             f'<div style="margin-top:2px">{esc(shorten(hit.description, 400))}</div></li>'
         )
@@ -192,5 +198,3 @@ def _crawl_html(res: Any) -> str:
         )
         + "</div>"
     )
-
-

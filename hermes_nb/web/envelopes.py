@@ -57,7 +57,9 @@ def parse_search_envelope(env: Any, provider: str, limit: int) -> tuple[list[Sea
         description = _text(
             item.get("description") or item.get("snippet") or item.get("content") or item.get("body")
         )
-        hits.append(SearchHit(title=title, url=url, description=description, position=0))
+        meta = item.get("metadata")  # e.g. xAI marks its citations model_generated
+        hits.append(SearchHit(title=title, url=url, description=description, position=0,
+                              metadata=dict(meta) if isinstance(meta, dict) else {}))
         if len(hits) >= limit:
             break
     for index, hit in enumerate(hits, start=1):

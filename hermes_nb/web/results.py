@@ -48,6 +48,13 @@ class SearchHit:
     url: str
     description: str
     position: int
+    #: what the provider says about this hit, e.g. ``{"model_generated": True}`` (xAI's citations)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def model_generated(self) -> bool:
+        """True when a model chose this hit (it may be wrong or missing); the rendering marks it."""
+        return bool(self.metadata.get("model_generated"))
 
     @property
     def domain(self) -> str:
@@ -55,12 +62,15 @@ class SearchHit:
         return host[4:] if host.startswith("www.") else host
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "title": self.title,
             "url": self.url,
             "description": self.description,
             "position": self.position,
         }
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
+        return out
 
 
 @dataclass

@@ -1,0 +1,192 @@
+"""xAI web search: ``POST /v1/responses`` with the server-side ``web_search`` tool (Live Search is retired).
+
+Grok answers in prose; there is no result list. Its ``url_citation`` annotations (then the top-level
+``citations``) become the hits, each marked ``model_generated`` in its metadata: a model chose them,
+so they may be wrong or missing, and the notebook says so next to them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from hermes_nb.provider_api import (
+    HermesError,
+    InvalidInputError,
+    ParseError,
+    ProviderAuthError,
+    ProviderNotConfiguredError,
+    ProviderUnavailableError,
+    WebSearchProvider,
+    config,
+    get_client,
+)
+
+KEY_ENV = "XAI_API_KEY"
+BASE_URL_ENV = "XAI_BASE_URL"
+DEFAULT_BASE_URL = "https://api.x.ai/v1"
+DEFAULT_MODEL = "grok-4-fast"
+MAX_RESULTS = 20
+MAX_DOMAINS = 5  # xAI's cap on allowed_domains / excluded_domains
+_MARK = {"model_generated": True, "source": "xai"}
+
+
+class XaiSearchProvider(WebSearchProvider):
+    """Grok searches the web and cites pages; the citations are the results (model-generated)."""
+
+    tier = "commercial"
+
+    @property
+    def name(self) -> str:
+        return "xai"
+
+    @property
+    def display_name(self) -> str:
+        return "xAI Grok web search"
+
+    def is_available(self) -> bool:
+        return bool(config.resolve_key(KEY_ENV))
+
+    def search(self, query: str, limit: int = 5) -> dict[str, Any]:
+        key = config.resolve_key(KEY_ENV)
+        if not key:
+            raise ProviderNotConfiguredError(
+                f"xAI web search needs an API key: set {KEY_ENV} (https://console.x.ai/) "
+                f"or call hn.config.set_key('{KEY_ENV}', ...)",
+                provider=self.name,
+            )
+        count = max(1, min(int(limit), MAX_RESULTS))
+        prompt = (
+            f"Search the web and answer briefly, citing up to {count} relevant pages as sources.\n"
+            f"Question:\n{query.strip()}"
+        )
+        payload = {
+            "model": str(config.get("web.xai.model") or DEFAULT_MODEL),
+            "input": [{"role": "user", "content": prompt}],
+            "tools": [_web_search_tool()],
+        }
+        base = config.get("web.xai.base_url") or config.get_env_value(BASE_URL_ENV) or DEFAULT_BASE_URL
+        body = get_client(self.name).post_json(
+            f"{str(base).rstrip('/')}/responses",
+            json=payload,
+            headers={"Authorization": f"Bearer {key}"},
+            error_map=_error_for,
+        )
+        if not isinstance(body, dict):
+            raise ParseError("xAI /responses answered with JSON that is not an object", provider=self.name)
+        if body.get("error"):  # xAI can fail inside an HTTP 200
+            raise ProviderUnavailableError(f"xAI web search failed: {body['error']}", provider=self.name)
+        text, cited = _answer(body)
+        hits: list[dict[str, Any]] = []
+        for item in cited:
+            if item["url"] not in {h["url"] for h in hits}:
+                hits.append({**item, "position": len(hits) + 1, "metadata": dict(_MARK)})
+            if len(hits) == count:
+                break
+        data: dict[str, Any] = {"web": hits, "effective_limit": count, "model_generated": True}
+        if text:
+            data["answer"] = text
+        return {"success": True, "data": data}
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {
+            "name": self.display_name,
+            "badge": "paid",
+            "tag": "Grok searches the web; its citations are the results (model-generated).",
+            "env_vars": [{"key": KEY_ENV, "prompt": "xAI API key", "url": "https://console.x.ai/"}],
+        }
+
+
+def _domains(key: str) -> list[str]:
+    value = config.get(key) or []
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    domains = [str(v).strip() for v in value if str(v).strip()]
+    if len(domains) > MAX_DOMAINS:
+        raise InvalidInputError(
+            f"xAI takes at most {MAX_DOMAINS} domains in {key} (got {len(domains)})", provider="xai"
+        )
+    return domains
+
+
+def _web_search_tool() -> dict[str, Any]:
+    allowed, excluded = _domains("web.xai.allowed_domains"), _domains("web.xai.excluded_domains")
+    if allowed and excluded:
+        raise InvalidInputError(
+            "xAI accepts web.xai.allowed_domains or web.xai.excluded_domains, not both", provider="xai"
+        )
+    tool: dict[str, Any] = {"type": "web_search"}
+    if allowed:
+        tool["filters"] = {"allowed_domains": allowed}
+    elif excluded:
+        tool["filters"] = {"excluded_domains": excluded}
+    return tool
+
+
+def _answer(body: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
+    """Grok's text and the pages it cited: a JSON result list if it wrote one, else its annotations."""
+    texts, cited = [], []
+    for item in body.get("output") or []:
+        if not isinstance(item, dict) or item.get("type") != "message":
+            continue
+        for part in item.get("content") or []:
+            if not isinstance(part, dict) or part.get("type") != "output_text":
+                continue
+            text = str(part.get("text") or "")
+            texts.append(text)
+            cited += _from_json(text)
+            for note in part.get("annotations") or []:
+                if isinstance(note, dict) and note.get("type") == "url_citation" and note.get("url"):
+                    start, end = note.get("start_index"), note.get("end_index")
+                    span = text[start:end].strip() if isinstance(start, int) and isinstance(end, int) else ""
+                    cited.append(
+                        {
+                            "title": str(note.get("title") or note["url"]),
+                            "url": str(note["url"]),
+                            "description": span,
+                        }
+                    )
+    for url in body.get("citations") or []:
+        url = url.get("url") if isinstance(url, dict) else url
+        if isinstance(url, str) and url:
+            cited.append({"title": url, "url": url, "description": ""})
+    return "\n".join(texts).strip(), cited
+
+
+def _from_json(text: str) -> list[dict[str, str]]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    rows = data.get("results") if isinstance(data, dict) else None
+    return [
+        {
+            "title": str(r.get("title") or r["url"]),
+            "url": str(r["url"]),
+            "description": str(r.get("description") or ""),
+        }
+        for r in rows or []
+        if isinstance(r, dict) and isinstance(r.get("url"), str) and r["url"]
+    ]
+
+
+def _error_for(resp: httpx.Response) -> HermesError | None:
+    """xAI's ``{"code", "error"}``; a bad key is HTTP 400 whose only marker is the documented message."""
+    try:
+        body = resp.json()
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    error = body.get("error")
+    message = str(error.get("message") if isinstance(error, dict) else error or f"HTTP {resp.status_code}")
+    status = resp.status_code
+    if status in (401, 403) or (status == 400 and message.startswith(("Incorrect API key", "No API key"))):
+        return ProviderAuthError(f"xAI rejected the API key; check {KEY_ENV}", provider="xai", status=status)
+    if status == 410:
+        return InvalidInputError(f"xAI retired this endpoint: {message}", provider="xai", status=status)
+    if status in (400, 404, 422):
+        return InvalidInputError(f"xAI refused the request: {message}", provider="xai", status=status)
+    return None  # 429 and 5xx: the client's own errors, which keep Retry-After
