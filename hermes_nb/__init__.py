@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "aimagine": "hermes_nb.images:aimagine",
     "imagine_many": "hermes_nb.batch:imagine_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
+    "providers": "hermes_nb.catalog:providers",
     # namespaces
     "config": "hermes_nb.config",
     "tools": "hermes_nb.tools",
@@ -78,6 +79,7 @@ __all__ = [
     "imagine_many",
     "load_ipython_extension",
     "load_plugins",
+    "providers",
     "search",
     "search_many",
     "store",
@@ -89,6 +91,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from hermes_nb import cache, config, errors, store, testing, tools
     from hermes_nb.batch import extract_many, imagine_many, search_many
+    from hermes_nb.catalog import providers
     from hermes_nb.errors import HermesError
     from hermes_nb.images import aimagine, imagine
     from hermes_nb.images.results import ImageGallery, ImageResult

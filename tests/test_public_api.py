@@ -12,7 +12,7 @@ EXPECTED = {
     "search", "asearch", "extract", "aextract", "crawl", "acrawl",
     "search_many", "extract_many",
     "imagine", "aimagine", "imagine_many",
-    "load_plugins",
+    "load_plugins", "providers",
     "config", "tools", "hooks", "errors", "testing", "store", "cache",
     "SearchResult", "SearchHit", "ExtractResult", "CrawlResult", "Page",
     "ImageResult", "ImageGallery",

@@ -102,6 +102,10 @@ def _cmd_providers(args: list[str]) -> Any:
     kinds = args or ["web", "image_gen"]
     if any(k not in ("web", "image_gen") for k in kinds):
         raise UsageError("%hermes providers takes 'web' or 'image_gen'")
+    if args:  # one kind: the full listing (tier, keyless, why not, docs), as hn.providers(kind)
+        from hermes_nb.catalog import providers  # lazy: keeps %load_ext fast
+
+        return providers(args[0])
 
     rows: list[list[Any]] = []
     if "web" in kinds:

@@ -166,15 +166,16 @@ class OpenserpApi:
             }
             for rank, hit in enumerate(found, 1)
         ]
+        rid = request_id(call, "openserp", query)
         body = {
             "query": {"text": query, "lang": params.get("lang", ""), "engines_requested": [engine]},
-            "meta": {"request_id": request_id(call, "openserp", query), "took_ms": 12,
+            "meta": {"request_id": rid, "took_ms": 12,
                      "engines_responded": [engine], "engines_failed": [], "version": "2.2.0"},
             "results": results,
             "serp_features": [],
             "pagination": {"page": 1, "has_more": True, "next_start": limit},
         }
-        return Response.json(body, headers={"X-Request-ID": body["meta"]["request_id"], "X-Cache": "MISS"})
+        return Response.json(body, headers={"X-Request-ID": rid, "X-Cache": "MISS"})
 
     def _hosted(self, call: Call, params: dict[str, str]) -> Response:
         key = call.header("x-api-key") or call.bearer()

@@ -1,15 +1,16 @@
-"""The web provider listing behind ``%hermes providers``: capabilities, availability and why not, tier."""
+"""Web provider rows for ``hn.providers("web")``: capabilities, tier, keyless, availability, why not."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hermes_nb.errors import HermesError
 from hermes_nb.plugins.registry import normalize_name, web_providers
 from hermes_nb.plugins.setup_hints import setup_hint
 from hermes_nb.web.selection import CAPABILITIES, is_available, resolve, supports, tier_of
 
-__all__ = ["ProviderRow", "describe"]
+__all__ = ["ProviderRow", "describe", "docs_url"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class ProviderRow:
     tier: str
     plugin: str
     selected_for: tuple[str, ...] = ()
+    keyless: bool = False  # works without any key (``is_keyless_available()``)
+    docs_url: str = ""
 
 
 def describe() -> list[ProviderRow]:
@@ -55,6 +58,28 @@ def describe() -> list[ProviderRow]:
                 tier=tier_of(provider),
                 plugin=web_providers.owner(name),
                 selected_for=tuple(first.get(name, ())),
+                keyless=_keyless(provider),
+                docs_url=docs_url(provider),
             )
         )
     return rows
+
+
+def _keyless(provider: Any) -> bool:
+    try:
+        return bool(provider.is_keyless_available())
+    except Exception:  # a plugin's probe must not break the listing
+        return False
+
+
+def docs_url(provider: Any) -> str:
+    """The provider's ``docs_url`` attribute, else the first link of its setup schema, else ""."""
+    own = getattr(provider, "docs_url", "")
+    if isinstance(own, str) and own:
+        return own
+    try:
+        env_vars = (provider.get_setup_schema() or {}).get("env_vars") or []
+    except Exception:
+        return ""
+    links = [str(v.get("url")) for v in env_vars if isinstance(v, dict) and v.get("url")]
+    return links[0] if links else ""

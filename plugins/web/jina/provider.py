@@ -35,6 +35,7 @@ class JinaProvider(WebSearchProvider):
     """Jina Reader (page → Markdown, keyless or keyed) and Jina Search (keyed)."""
 
     tier = "commercial"  # with a key; without one selection puts it in the keyless tier
+    docs_url = "https://jina.ai/reader/"
 
     @property
     def name(self) -> str:
@@ -75,7 +76,7 @@ class JinaProvider(WebSearchProvider):
         data = body.get("data") if isinstance(body, dict) else None
         if not isinstance(data, list):
             raise ParseError("Jina Search answered without a 'data' list", provider=self.name)
-        hits = []
+        hits: list[dict[str, Any]] = []
         for item in data:
             if not isinstance(item, dict) or not item.get("url"):
                 continue

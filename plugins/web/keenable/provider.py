@@ -34,6 +34,7 @@ class KeenableProvider(WebSearchProvider):
     """Keenable's own web index: search results and page content as Markdown (indexed pages only)."""
 
     tier = "commercial"  # with a key; without one selection puts it in the keyless tier
+    docs_url = "https://docs.keenable.ai/"
 
     @property
     def name(self) -> str:
@@ -57,7 +58,7 @@ class KeenableProvider(WebSearchProvider):
         body = self._call("POST", "/v1/search", json={"query": query, "count": count})
         if not isinstance(body, dict) or not isinstance(body.get("results"), list):
             raise ParseError("Keenable answered without a 'results' list", provider=self.name)
-        hits = []
+        hits: list[dict[str, Any]] = []
         for item in body["results"]:
             if not isinstance(item, dict) or not item.get("url"):
                 continue

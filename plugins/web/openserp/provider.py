@@ -34,6 +34,7 @@ class OpenserpProvider(WebSearchProvider):
     """A self-hosted OpenSERP server (no key) or the hosted endpoint (``OPENSERP_API_KEY``)."""
 
     tier = "self_hosted"
+    docs_url = "https://github.com/karust/openserp"
 
     @property
     def name(self) -> str:
@@ -72,7 +73,7 @@ class OpenserpProvider(WebSearchProvider):
         else:
             url, params = f"{HOSTED_BASE_URL}/search", {"q": query, "num": count}
         body = get_client(self.name).get_json(url, params=params, headers=headers, error_map=_error_for)
-        hits = []
+        hits: list[dict[str, Any]] = []
         for item in _items(body):
             link = item.get("url") or item.get("link")
             if not link or item.get("ad"):
@@ -97,6 +98,7 @@ class OpenserpProvider(WebSearchProvider):
             "env_vars": [
                 {"key": KEY_ENV, "prompt": "OpenSERP API key (hosted endpoint only)", "url": HOSTED_BASE_URL}
             ],
+            "install": "or point web.openserp.base_url at your own server (e.g. http://127.0.0.1:7000)",
         }
 
 

@@ -28,6 +28,7 @@ class SerperProvider(WebSearchProvider):
     """Google search results (organic list, plus the answer box when Google shows one)."""
 
     tier = "commercial"
+    docs_url = "https://serper.dev/"
 
     @property
     def name(self) -> str:
@@ -60,7 +61,7 @@ class SerperProvider(WebSearchProvider):
         if not isinstance(body, dict):
             raise ParseError("Serper answered with JSON that is not an object", provider=self.name)
         organic = body.get("organic")
-        hits = []
+        hits: list[dict[str, Any]] = []
         for item in organic if isinstance(organic, list) else []:
             if not isinstance(item, dict) or not item.get("link"):
                 continue

@@ -1,0 +1,75 @@
+"""Image provider rows for ``hn.providers("image_gen")``: models, tier, keyless, availability and why not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_nb.images.selection import describe_image_providers
+from hermes_nb.plugins.registry import image_providers
+
+__all__ = ["ImageProviderRow", "describe"]
+
+
+@dataclass(frozen=True)
+class ImageProviderRow:
+    """One image provider as ``hn.providers("image_gen")`` lists it."""
+
+    name: str
+    display_name: str
+    capabilities: tuple[str, ...]  # "generate", plus "edit" when it takes reference images
+    tier: str  # "commercial" (needs a key) or "local" (no key: a local pipeline or server)
+    keyless: bool
+    available: bool
+    why_not: str  # the variable or setting to set, empty when available
+    docs_url: str
+    models: tuple[str, ...]
+    default_model: str | None
+    active: bool  # the provider an ``hn.imagine`` call without backend= would use
+    plugin: str
+
+
+def describe() -> list[ImageProviderRow]:
+    """One row per registered image provider (no secret values)."""
+    rows = []
+    for info in describe_image_providers():
+        provider = image_providers.get(info["name"])
+        schema = _schema(provider)
+        env_vars = [v for v in schema.get("env_vars") or [] if isinstance(v, dict)]
+        keyless = not any(v.get("key") for v in env_vars)
+        links = [str(v["url"]) for v in env_vars if v.get("url")]
+        own = getattr(provider, "docs_url", "")
+        rows.append(
+            ImageProviderRow(
+                name=info["name"],
+                display_name=str(info["display_name"]),
+                capabilities=_capabilities(provider),
+                tier=str(getattr(provider, "tier", "") or ("local" if keyless else "commercial")),
+                keyless=keyless,
+                available=bool(info["available"]),
+                why_not=str(info["setup"]),
+                docs_url=own if isinstance(own, str) and own else (links[0] if links else ""),
+                models=tuple(info["models"]),
+                default_model=info["default_model"],
+                active=bool(info["active"]),
+                plugin=str(info["owner"]),
+            )
+        )
+    return rows
+
+
+def _schema(provider: Any) -> dict[str, Any]:
+    try:
+        return dict(provider.get_setup_schema() or {})
+    except Exception:  # a plugin's schema must not break the listing
+        return {}
+
+
+def _capabilities(provider: Any) -> tuple[str, ...]:
+    try:
+        declared = provider.capabilities() or {}
+    except Exception:
+        declared = {}
+    references = declared.get("max_reference_images") or 0
+    edits = "image" in (declared.get("modalities") or []) or int(references) > 0
+    return ("generate", "edit") if edits else ("generate",)
