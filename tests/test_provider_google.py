@@ -201,6 +201,8 @@ def test_metadata_and_missing_key() -> None:
     assert provider is not None and provider.default_model() == "gemini-3.1-flash-image"
     assert provider.capabilities()["seed"] is False
     assert not any(m["id"].startswith("imagen") for m in provider.list_models())
+    flash = next(m for m in provider.list_models() if m["id"] == "gemini-3.1-flash-image")
+    assert flash["price"].startswith("~$0.067/image")
     config.set("image_gen.provider", "google")
     with pytest.raises(ProviderNotConfiguredError, match="GEMINI_API_KEY or GOOGLE_API_KEY"):
         images.imagine("x")

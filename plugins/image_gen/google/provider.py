@@ -56,6 +56,7 @@ RETIRED = {
 ASPECTS = {"landscape": "16:9", "square": "1:1", "portrait": "9:16"}
 RATIOS = ("1:1", "2:3", "3:2", "3:4", "4:3", "4:5", "5:4", "9:16", "16:9", "21:9")
 IMAGE_SIZES = ("1K", "2K", "4K")
+IMAGE_TOKENS_1K = 1120  # output tokens of one 1K image (Google's model page)
 MAX_REFERENCES = 14
 BLOCKED_FINISHES = (
     "IMAGE_SAFETY",
@@ -88,7 +89,8 @@ class GoogleImageProvider(ImageGenProvider):
             {
                 "id": mid,
                 "display": label,
-                "price": f"${out:g}/M image tokens (~${out * 1120 / 1e6:.3f} per 1K image)",
+                # per-image figure first: listings and budgets read the first "$" amount as per image
+                "price": f"~${out * IMAGE_TOKENS_1K / 1e6:.3f}/image at 1K (${out:g}/M image tokens)",
             }
             for mid, (label, _in, out) in MODELS.items()
         ]
