@@ -7,9 +7,13 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import run_batch
+from hermes_nb.images.caching import estimate_batch
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
 from hermes_nb.images.sdk import imagine
+from hermes_nb.plugins.image_provider import resolve_aspect_ratio
+from hermes_nb.store import ledger
 
 __all__ = ["imagine_many", "IMAGE_COLUMNS"]
 
@@ -65,24 +69,35 @@ def imagine_many(
     progress: bool | None = None,
     as_frame: bool = False,
     job: str | None = None,
+    new: bool = False,
+    no_cache: bool = False,
+    refresh: bool = False,
     **options: Any,
 ) -> Any:
-    """``imagine`` for each prompt with bounded concurrency, results in input order.
+    """``imagine`` for each prompt with bounded concurrency: a ``BatchResult`` in input order.
 
     A failed prompt is a ``hermes_nb.batch.BatchError`` row. ``executor`` takes any
     ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
     interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
+    Prompts already generated are served from the store (``new=True`` generates again). With
+    ``image_gen.budget_usd`` set, the batch's cost is estimated first and the batch refused,
+    before any request, when it would pass the budget.
     """
     todo = list(prompts)
+    flags = {"new": new, "no_cache": no_cache, "refresh": refresh}
+    if ledger.budget() is not None:
+        fresh, usd = estimate_batch(
+            todo, backend=backend, model=model, aspect=resolve_aspect_ratio(aspect_ratio), n=n, seed=seed,
+            options=options, all_fresh=new or refresh or no_cache,
+        )  # fmt: skip
+        price = "at an unknown price" if usd is None else f"at ${usd:.3f}"
+        ledger.check_budget(usd or 0.0, f"imagine_many: {fresh} new image(s) {price}")
     one = functools.partial(
-        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **options
+        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )
     results = run_batch(
         one, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
         desc="imagine", encode=_encode, decode=_decode,
     )  # fmt: skip
-    if not as_frame:
-        return results
-    import pandas as pd
-
-    return pd.DataFrame(_rows(todo, results), columns=IMAGE_COLUMNS)
+    batch = BatchResult(results, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
+    return batch.to_pandas() if as_frame else batch

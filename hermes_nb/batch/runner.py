@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from hermes_nb._async import call_maybe_async
+from hermes_nb.batch.limits import RateLimit
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.progress import progress as _progress
 
@@ -83,11 +84,13 @@ def run_batch(
     desc: str = "batch",
     encode: Callable[[Any], Any] = _default_encode,
     decode: Callable[[Any], Any] | None = None,
+    rate: RateLimit | None = None,
 ) -> list[Any]:
     """``func(item)`` for every item, in input order; failures become ``BatchError`` rows.
 
     ``job`` names a persisted job: finished items are stored (via ``encode``, JSON-safe) and
     skipped when the job runs again (their stored value is returned through ``decode``).
+    ``rate`` spaces the submissions (``hermes_nb.batch.limits``).
     """
     todo = list(items)
     limit = _check_concurrency(concurrency)
@@ -119,6 +122,8 @@ def run_batch(
             index = next(queue, None)
             if index is None:
                 return
+            if rate is not None:
+                rate.acquire()
             in_flight[pool.submit(_call, func, todo[index])] = index
 
     def record(index: int, future: Future[Any]) -> None:

@@ -6,6 +6,10 @@ DataFrame columns (``as_frame=True``):
   error_code, error — one row per hit; a failed or empty query gives one row without a hit.
 * ``extract_many``: url, title, chars, truncated, full_text_path, provider, cached, error_code,
   error, content — one row per URL.
+
+Both return a ``BatchResult`` (a list in input order with ``.ok``, ``.errors``, ``.to_pandas()``),
+take ``no_cache`` / ``refresh`` like the single calls, and honour the answering provider's
+``batch.<provider>.rps`` / ``batch.<provider>.in_flight``.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from concurrent.futures import Executor
 from typing import Any
 
 from hermes_nb import web
+from hermes_nb.batch.limits import RateLimit, limits_for
+from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import BatchError, run_batch
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.errors import HermesError
+from hermes_nb.web import selection
+from hermes_nb.web.caching import call_mode
 from hermes_nb.web.results import (
     ExtractResult,
     SearchResult,
@@ -36,20 +44,28 @@ EXTRACT_COLUMNS = [
     "content",
 ]  # fmt: skip
 
-def _search_one(query: str, *, limit: int, backend: str | None) -> SearchResult:
-    return web.search(query, limit, backend=backend)
+
+def _search_one(
+    query: str, *, limit: int, backend: str | None, no_cache: bool, refresh: bool
+) -> SearchResult:
+    return web.search(query, limit, backend=backend, no_cache=no_cache, refresh=refresh)
 
 
-def _extract_one(url: str, *, backend: str | None, max_chars: int | None) -> ExtractResult:
-    return web.extract([url], backend=backend, max_chars=max_chars)
+def _extract_one(
+    url: str, *, backend: str | None, max_chars: int | None, no_cache: bool, refresh: bool
+) -> ExtractResult:
+    return web.extract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
 
 
-def _frame(rows: list[dict[str, Any]], columns: list[str]) -> Any:
+def _limits(capability: str, backend: str | None, concurrency: int, mode: str) -> tuple[RateLimit, int]:
+    """The rate limit and concurrency of the provider that will answer (none while replaying)."""
+    if mode == "replay":
+        return RateLimit(None), concurrency
     try:
-        import pandas as pd
-    except ImportError as exc:
-        raise InvalidInputError("as_frame=True needs pandas: pip install pandas") from exc
-    return pd.DataFrame(rows, columns=columns)
+        name = selection.configured_backend(capability, backend)[0] or selection.resolve(capability).name
+    except HermesError:
+        name = None  # every item will report why; no limit to apply
+    return limits_for(name, concurrency)
 
 
 def _search_rows(queries: Sequence[str], results: list[Any]) -> list[dict[str, Any]]:
@@ -78,21 +94,26 @@ def search_many(
     progress: bool | None = None,
     as_frame: bool = False,
     job: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
 ) -> Any:
-    """``hn.search`` for each query: a list of ``SearchResult``/``BatchError``, or a DataFrame."""
+    """``hn.search`` for each query: a ``BatchResult`` of ``SearchResult``/``BatchError``, or a DataFrame."""
     todo = list(queries)
+    rate, bound = _limits("search", backend, concurrency, call_mode(no_cache, refresh))
     results = run_batch(
-        functools.partial(_search_one, limit=limit, backend=backend),
+        functools.partial(_search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh),
         todo,
         executor=executor,
-        concurrency=concurrency,
+        concurrency=bound,
+        rate=rate,
         progress=progress,
         job=job,
         desc="search",
         encode=to_record,
         decode=search_result_from_record,
     )
-    return _frame(_search_rows(todo, results), SEARCH_COLUMNS) if as_frame else results
+    batch = BatchResult(results, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
+    return batch.to_pandas() if as_frame else batch
 
 
 def _extract_rows(urls: Sequence[str], results: list[Any]) -> list[dict[str, Any]]:
@@ -129,18 +150,25 @@ def extract_many(
     progress: bool | None = None,
     as_frame: bool = False,
     job: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
 ) -> Any:
-    """``hn.extract`` of each URL on its own: a list of ``ExtractResult``/``BatchError``, or a DataFrame."""
+    """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame."""
     todo = list(urls)
+    rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache, refresh))
+    flags = {"no_cache": no_cache, "refresh": refresh}
+    one = functools.partial(_extract_one, backend=backend, max_chars=max_chars, **flags)
     results = run_batch(
-        functools.partial(_extract_one, backend=backend, max_chars=max_chars),
+        one,
         todo,
         executor=executor,
-        concurrency=concurrency,
+        concurrency=bound,
+        rate=rate,
         progress=progress,
         job=job,
         desc="extract",
         encode=to_record,
         decode=extract_result_from_record,
     )
-    return _frame(_extract_rows(todo, results), EXTRACT_COLUMNS) if as_frame else results
+    batch = BatchResult(results, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
+    return batch.to_pandas() if as_frame else batch

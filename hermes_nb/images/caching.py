@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from hermes_nb import config
 from hermes_nb.errors import CacheMissError, HermesError
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
+from hermes_nb.images.selection import resolve_image_provider, resolve_model
 from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.redaction import is_secret_name, redact
 from hermes_nb.store import cassette, get_store, ledger
@@ -28,6 +30,7 @@ from hermes_nb.store.modes import cache_mode
 __all__ = [
     "safe_parameters",
     "check_budget",
+    "estimate_batch",
     "image_request",
     "request_hash",
     "call_mode",
@@ -173,6 +176,46 @@ def check_budget(provider: str, model: str | None, images: int) -> None:
         return
     price = ledger.known_price(provider, model) or 0.0
     ledger.check_budget(images * price, f"generating {images} image(s) with {provider}")
+
+
+def _listed_price(provider: Any, model: str | None) -> float | None:
+    """The per-image price the provider lists for ``model`` (``"~$0.070/image"``), or None."""
+    try:
+        listed = provider.list_models() or []
+    except Exception:  # a provider's catalogue is informative; its failure must not stop a batch
+        return None
+    for item in listed:
+        if isinstance(item, dict) and item.get("id") == model:
+            found = re.search(r"\$\s*([0-9]+(?:\.[0-9]+)?)", str(item.get("price") or ""))
+            return float(found.group(1)) if found else None
+    return None
+
+
+def estimate_batch(
+    prompts: list[Any], *, backend: str | None, model: str | None, aspect: str, n: int, seed: int | None,
+    options: dict[str, Any], all_fresh: bool = False,
+) -> tuple[int, float | None]:  # fmt: skip
+    """``(images to generate, estimated USD)`` of a batch: stored answers cost nothing (unless ``all_fresh``).
+
+    The price per image is the last one recorded for the provider and model, else the one the
+    provider lists; None when neither is known.
+    """
+    mode = cache_mode()
+    if mode == "replay":
+        return 0, 0.0  # replay never generates (and needs no provider)
+    provider = resolve_image_provider(backend)
+    name = normalize_name(provider.name)
+    chosen = resolve_model(provider, model)
+    fresh = 0
+    for prompt in prompts:
+        text = str(prompt).strip()
+        request = image_request(name, chosen, text, aspect, seed, n, options)
+        if all_fresh or mode != "read_write" or lookup(mode, request) is None:
+            fresh += n
+    price = ledger.known_price(name, chosen)
+    if price is None:
+        price = _listed_price(provider, chosen)
+    return fresh, None if price is None else round(fresh * price, 6)
 
 
 def remember(result: ImageResult, request: dict[str, Any], run: str, index: int, mode: str) -> None:
