@@ -151,7 +151,9 @@ def test_node_errors_are_reported_per_node(emu: Emulator) -> None:
 
 
 def test_execution_error_names_the_node(emu: Emulator) -> None:
-    with pytest.raises(ProviderError, match=r"node 3 \(KSampler\): torch.OutOfMemoryError: CUDA out of memory"):
+    with pytest.raises(
+        ProviderError, match=r"node 3 \(KSampler\): torch.OutOfMemoryError: CUDA out of memory"
+    ):
         images.imagine("crash the sampler")
 
 

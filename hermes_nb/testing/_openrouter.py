@@ -102,8 +102,8 @@ class OpenRouterApi:
             return self._completion(
                 model, [], "I can describe it, but I cannot draw it here.", "STOP", "stop"
             )
-        config = _dict(body.get("image_config"))
-        ratio = str(config.get("aspect_ratio") or "1:1")
+        requested = _dict(body.get("image_config"))
+        ratio = str(requested.get("aspect_ratio") or "1:1")
         width, height = _RATIOS.get(ratio, (1024, 1024))
         digest = hashlib.sha256("|".join(sources).encode()).hexdigest()[:12]
         png = _images.render(f"openrouter|{call.emu.seed}|{model}|{prompt}|{ratio}|{digest}", width, height)

@@ -1,0 +1,290 @@
+"""``openai-codex``: gpt-image-2 through the Responses API ``image_generation`` tool, streamed (SSE).
+
+Signed in with Codex/ChatGPT (``$HERMES_HOME/auth.json``) it calls the Codex backend, which wants
+``stream``, ``store: false`` and non-empty ``instructions``; otherwise ``OPENAI_API_KEY`` calls the
+public Responses API with the same body. Partial images are counted and used only when no final
+image arrives.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+
+from hermes_nb.provider_api import (
+    DEFAULT_ASPECT_RATIO,
+    RETRY_UNSENT,
+    ContentPolicyError,
+    HermesError,
+    ImageGenProvider,
+    InvalidInputError,
+    ParseError,
+    ProviderAuthError,
+    ProviderError,
+    ProviderNotConfiguredError,
+    RateLimitedError,
+    config,
+    configured_model,
+    error_response_for,
+    get_client,
+    read_image_source,
+    resolve_aspect_ratio,
+    save_b64_image,
+    success_response,
+)
+
+from . import auth, sse
+
+MODEL_ENV = "OPENAI_IMAGE_MODEL"  # shared with the openai provider, as in Hermes
+API_MODEL = "gpt-image-2"
+DEFAULT_MODEL = "gpt-image-2-medium"
+TIERS = ("low", "medium", "high")
+HOST_MODEL = {"codex": "gpt-5.5", "api": "gpt-5"}  # the chat model that calls the tool
+SIZES = {"landscape": "1536x1024", "square": "1024x1024", "portrait": "1024x1536"}
+#: List prices per gpt-image-2 image (USD) at 1024x1024 / the 3:2 sizes (reference §2): estimates.
+PRICES = {"low": (0.006, 0.009), "medium": (0.053, 0.08), "high": (0.211, 0.32)}
+MAX_REFERENCES = 16
+TIMEOUT = 300.0
+INSTRUCTIONS = "Fulfil the request by calling the image_generation tool once; do not answer in text."
+NO_TOOL = "Tool choice 'image_generation' not found in 'tools' parameter."
+TOOL_OPTIONS = ("size", "quality", "output_format", "output_compression", "background", "moderation")
+
+
+class OpenAICodexImageProvider(ImageGenProvider):
+    """gpt-image-2 tiers (``gpt-image-2-low|medium|high``) via the Codex login or an OpenAI API key."""
+
+    @property
+    def name(self) -> str:
+        return "openai-codex"
+
+    @property
+    def display_name(self) -> str:
+        return "OpenAI (Codex sign-in)"
+
+    def is_available(self) -> bool:
+        credential = auth.resolve()
+        return bool(credential and credential.secret)
+
+    def list_models(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": f"{API_MODEL}-{tier}",
+                "display": f"GPT Image 2 ({tier})",
+                "price": f"ChatGPT plan; with an API key ~${PRICES[tier][0]:.3f}/image (1024x1024)",
+            }
+            for tier in TIERS
+        ]
+
+    def default_model(self) -> str:
+        return DEFAULT_MODEL
+
+    def resolve_model(self, model: str | None = None) -> str:
+        """Argument → ``OPENAI_IMAGE_MODEL`` → ``image_gen.openai-codex.model`` → ``image_gen.model``
+        → the default."""
+        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
+
+    def capabilities(self) -> dict[str, Any]:
+        return {
+            "modalities": ["text", "image"],
+            "max_reference_images": MAX_REFERENCES,
+            "seed": False,
+            "negative_prompt": False,
+            "sizes": ["auto", "any"],
+        }
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {
+            "name": "OpenAI (Codex sign-in)",
+            "badge": "subscription",
+            "tag": "gpt-image-2 with your ChatGPT/Codex login, or an OpenAI API key",
+            "env_vars": [],
+            "install": f"sign in with `hermes auth codex` ($HERMES_HOME/auth.json) or set {auth.KEY_ENV}",
+        }
+
+    def generate(
+        self,
+        prompt: str,
+        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
+        *,
+        image_url: str | None = None,
+        reference_image_urls: list[str] | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        aspect = resolve_aspect_ratio(aspect_ratio)
+        model = self.resolve_model(kwargs.pop("model", None))
+        sources = [s for s in [image_url, *(reference_image_urls or [])] if s]
+        try:
+            return self._generate(prompt, aspect, model, sources, kwargs)
+        except HermesError as exc:
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
+            )
+
+    def _generate(
+        self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        prompt = (prompt or "").strip()
+        if not prompt:
+            raise InvalidInputError("prompt is required for image generation")
+        if len(sources) > MAX_REFERENCES:
+            raise InvalidInputError(
+                f"the image tool takes at most {MAX_REFERENCES} images, got {len(sources)}"
+            )
+        credential = auth.resolve()
+        if credential is None or not credential.secret:
+            problem = f"{credential.note}; or set {auth.KEY_ENV}" if credential else ""
+            raise (ProviderAuthError if credential else ProviderNotConfiguredError)(
+                problem
+                or f"openai-codex needs a Codex/ChatGPT sign-in (`hermes auth codex`) or {auth.KEY_ENV}",
+                provider=self.name,
+            )
+        quality = _quality(model)
+        tool: dict[str, Any] = {
+            "type": "image_generation",
+            "model": API_MODEL,
+            "size": SIZES[aspect],
+            "quality": quality,
+            "output_format": "png",
+            "background": "opaque",
+            "partial_images": int(options.get("partial_images", 1)),
+        }
+        tool.update({k: options[k] for k in TOOL_OPTIONS if options.get(k) is not None})
+        content: list[dict[str, Any]] = [{"type": "input_text", "text": prompt}]
+        content += [{"type": "input_image", "image_url": _image_url(s)} for s in sources]
+        body = {
+            "model": str(options.get("host_model") or HOST_MODEL[credential.mode]),
+            "instructions": INSTRUCTIONS,
+            "input": [{"type": "message", "role": "user", "content": content}],
+            "tools": [tool],
+            "tool_choice": {
+                "type": "allowed_tools",
+                "mode": "required",
+                "tools": [{"type": "image_generation"}],
+            },
+            "store": False,
+            "stream": True,
+        }
+        headers = {"Authorization": f"Bearer {credential.secret}", "Accept": "text/event-stream"}
+        if credential.mode == "codex":
+            headers.update(
+                {
+                    "OpenAI-Beta": "responses=experimental",
+                    "originator": "codex_cli_rs",
+                    "User-Agent": "codex_cli_rs/0.0.0 (hermes_nb)",
+                    "session_id": uuid.uuid4().hex,
+                }
+            )
+            if credential.account_id:
+                headers["ChatGPT-Account-ID"] = credential.account_id
+        # The stream is read whole (the client caps its size); a started generation is never re-sent.
+        response = get_client(self.name).request(
+            "POST",
+            f"{credential.base_url}/responses",
+            json=body,
+            headers=headers,
+            timeout=max(float(config.get("image_gen.timeout", 120.0)), TIMEOUT),
+            error_map=lambda r: _error_for(r, credential.mode),
+            retry=RETRY_UNSENT,
+            max_bytes=64 * 1024 * 1024,
+        )
+        outcome = sse.read(response.text)
+        if outcome.error and not outcome.image_b64:
+            raise _stream_error(outcome.error)
+        image_b64 = outcome.image_b64 or outcome.partial_b64
+        if not image_b64:
+            said = f"; the model said: {outcome.text.strip()[:300]}" if outcome.text.strip() else ""
+            raise ParseError(f"the Responses stream ended without an image{said}", provider=self.name)
+        item = outcome.item
+        size = str(item.get("size") or tool["size"])
+        path = save_b64_image(image_b64, prefix=self.name, extension=str(tool["output_format"]))
+        return success_response(
+            image=str(path),
+            model=model,
+            prompt=prompt,
+            aspect_ratio=aspect,
+            provider=self.name,
+            modality="image" if sources else "text",
+            extra={
+                "size": size,
+                "quality": item.get("quality") or quality,
+                "revised_prompt": item.get("revised_prompt"),
+                "auth": "codex" if credential.mode == "codex" else "api_key",
+                "partial_images": outcome.partials,
+                "final_image": bool(outcome.image_b64),
+                "usage": outcome.usage or None,
+                "cost": _cost(credential.mode, str(item.get("quality") or quality), size),
+            },
+        )
+
+
+def _quality(model: str) -> str:
+    name = model.strip().lower()
+    for tier in TIERS:
+        if name == f"{API_MODEL}-{tier}":
+            return tier
+    if name == API_MODEL:
+        return "medium"
+    raise InvalidInputError(
+        f"openai-codex serves {API_MODEL}-low, {API_MODEL}-medium and {API_MODEL}-high, not {model!r}"
+    )
+
+
+def _image_url(source: str) -> str:
+    text = source.strip()
+    return text if text.startswith("https://") else read_image_source(text).data_uri()
+
+
+def _cost(mode: str, quality: str, size: str) -> dict[str, Any] | None:
+    if mode == "codex":
+        return {"usd": 0.0, "estimated": True, "note": "billed to the ChatGPT plan"}
+    prices = PRICES.get(quality)
+    if prices is None:
+        return None
+    return {"usd": prices[0] if size == "1024x1024" else prices[1], "estimated": True}
+
+
+def _stream_error(error: dict[str, Any]) -> HermesError:
+    code = str(error.get("code") or "")
+    message = str(error.get("message") or code or "the image generation failed")
+    if code in ("moderation_blocked", "content_policy_violation") or "safety system" in message:
+        return ContentPolicyError(
+            f"OpenAI's safety system rejected the image: {message}", provider="openai-codex"
+        )
+    if code in ("rate_limit_exceeded", "usage_limit_reached"):
+        return RateLimitedError(f"OpenAI usage limit: {message}", provider="openai-codex")
+    return ProviderError(
+        f"the image generation failed ({code or 'error'}): {message}", provider="openai-codex"
+    )
+
+
+def _error_for(response: httpx.Response, mode: str) -> HermesError | None:
+    """HTTP errors before the stream: the missing tool, bad logins/keys, moderation, limits."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    error = body.get("error") if isinstance(body, dict) else None
+    error = error if isinstance(error, dict) else {}
+    message = str(error.get("message") or (body or {}).get("detail") or f"HTTP {response.status_code}")
+    status = response.status_code
+    kw: dict[str, Any] = {"provider": "openai-codex", "status": status}
+    if status == 400 and message.strip() == NO_TOOL:
+        return ProviderNotConfiguredError(
+            "image generation is not enabled for this Codex/ChatGPT account (the Responses backend has no "
+            "image_generation tool for it); use image_gen.provider 'openai' with an API key, or fal / xai",
+            **kw,
+        )
+    if str(error.get("code") or "") in ("moderation_blocked", "content_policy_violation"):
+        return ContentPolicyError(f"OpenAI's safety system rejected the request: {message}", **kw)
+    if status in (401, 403):
+        fix = auth.SIGN_IN_HINT if mode == "codex" else f"check {auth.KEY_ENV}"
+        return ProviderAuthError(f"OpenAI rejected the credentials ({message}); {fix}", **kw)
+    if status == 429:
+        retry_after = response.headers.get("retry-after")
+        wait = float(retry_after) if retry_after and retry_after.replace(".", "", 1).isdigit() else None
+        return RateLimitedError(f"OpenAI rate/usage limit: {message}", retry_after=wait, **kw)
+    if status in (400, 404, 422):
+        return InvalidInputError(f"the Responses API refused the request: {message}", **kw)
+    return None
