@@ -237,3 +237,19 @@ def test_metadata_and_missing_key() -> None:
     config.set("image_gen.provider", "bfl")
     with pytest.raises(ProviderNotConfiguredError, match="BFL_API_KEY"):
         images.imagine("x")
+
+
+def test_emulator_wire_format(emu: Any) -> None:
+    """The emulated API itself: the submit answer, unknown tasks, polling URL on the base."""
+    base, headers = emu.base_url("bfl"), {"x-key": "emu-bfl-key"}
+    ticket = httpx.post(
+        f"{base}/v1/flux-pro-1.1", json={"prompt": "x", "width": 1024, "height": 768}, headers=headers
+    ).json()
+    assert set(ticket) == {"id", "polling_url", "cost", "input_mp", "output_mp"}
+    assert ticket["polling_url"] == f"{base}/v1/get_result?id={ticket['id']}"
+    first = httpx.get(ticket["polling_url"], headers=headers).json()
+    assert first["status"] == "Pending" and first["result"] is None
+    unknown = httpx.get(f"{base}/v1/get_result", params={"id": "nope"}, headers=headers).json()
+    assert unknown["status"] == "Task not found"
+    assert httpx.post(f"{base}/v1/flux-9", json={"prompt": "x"}, headers=headers).status_code == 404
+    assert httpx.post(f"{base}/v1/flux-2-pro", json={"prompt": "x"}).status_code == 401

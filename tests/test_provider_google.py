@@ -206,3 +206,69 @@ def test_metadata_and_missing_key() -> None:
     config.set("image_gen.provider", "google")
     with pytest.raises(ProviderNotConfiguredError, match="GEMINI_API_KEY or GOOGLE_API_KEY"):
         images.imagine("x")
+
+
+def test_emulator_wire_format(emu: Any) -> None:
+    """The emulated API itself: ?key= auth, the google.rpc error envelope, TEXT and IMAGE parts."""
+    url = emu.base_url("google") + "/models/gemini-3.1-flash-image:generateContent"
+    body = {
+        "contents": [{"parts": [{"text": "x"}]}],
+        "generationConfig": {"responseModalities": ["TEXT", "IMAGE"]},
+    }
+    answer = httpx.post(url, params={"key": "k"}, json=body).json()
+    parts = answer["candidates"][0]["content"]["parts"]
+    assert "text" in parts[0] and parts[1]["inlineData"]["mimeType"] == "image/png"
+    assert (
+        answer["candidates"][0]["finishReason"] == "STOP" and answer["usageMetadata"]["totalTokenCount"] > 0
+    )
+    bad = httpx.post(url, headers={"x-goog-api-key": emu.BAD_KEY}, json=body).json()["error"]
+    assert bad["code"] == 400 and bad["status"] == "INVALID_ARGUMENT"
+    assert bad["details"][0]["reason"] == "API_KEY_INVALID"
+    retired = httpx.post(
+        url.replace("gemini-3.1-flash-image", "gemini-2.5-flash-image"), params={"key": "k"}, json=body
+    )
+    assert retired.status_code == 404 and retired.json()["error"]["status"] == "NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "exc", "match"),
+    [
+        (
+            400,
+            {"error": {"code": 400, "message": "bad field", "status": "INVALID_ARGUMENT"}},
+            InvalidInputError,
+            "bad field",
+        ),
+        (
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "User location is not supported for the API use.",
+                    "status": "FAILED_PRECONDITION",
+                }
+            },
+            ProviderError,
+            "cannot serve this request",
+        ),
+        (
+            403,
+            {"error": {"code": 403, "message": "denied", "status": "PERMISSION_DENIED"}},
+            ProviderAuthError,
+            "denied",
+        ),
+    ],
+)
+def test_error_envelope_mapping(status: int, body: dict[str, Any], exc: type, match: str) -> None:
+    from hermes_nb.net.http_client import set_transport
+    from hermes_nb.plugins.loader import load_plugins
+
+    load_plugins()
+    config.set_key("GEMINI_API_KEY", "g-test")
+    config.set("image_gen.provider", "google")
+    set_transport(httpx.MockTransport(lambda request: httpx.Response(status, json=body)))
+    try:
+        with pytest.raises(exc, match=match):
+            images.imagine("x")
+    finally:
+        set_transport(None)

@@ -248,3 +248,36 @@ def test_metadata_and_missing_token() -> None:
     config.set("image_gen.provider", "replicate")
     with pytest.raises(ProviderNotConfiguredError, match="REPLICATE_API_TOKEN"):
         images.imagine("x")
+
+
+def test_emulator_wire_format(emu: Any) -> None:
+    """The emulated API itself: 201 on create, problem+json errors, the cancel route, wait=N bounds."""
+    base, headers = emu.base_url("replicate"), {"Authorization": "Bearer emu-replicate-key"}
+    url = f"{base}/models/black-forest-labs/flux-schnell/predictions"
+    created = httpx.post(url, json={"input": {"prompt": "x"}}, headers={**headers, "Prefer": "wait=61"})
+    assert created.status_code == 201 and created.json()["status"] == "starting"  # wait=61 is no wait
+    body = created.json()
+    assert body["urls"]["get"] == f"{base}/predictions/{body['id']}" and body["output"] is None
+    cancelled = httpx.post(body["urls"]["cancel"], headers=headers).json()
+    assert cancelled["status"] == "canceled"
+    bad = httpx.post(url, json={"input": {"prompt": "x", "aspect_ratio": "2:1"}}, headers=headers)
+    assert bad.status_code == 422 and bad.headers["content-type"] == "application/problem+json"
+    assert {"type", "title", "status", "detail"} <= set(bad.json()) and "aspect_ratio" in bad.json()["detail"]
+    unauthenticated = httpx.post(url, json={"input": {"prompt": "x"}})
+    assert unauthenticated.status_code == 401 and unauthenticated.json()["title"] == "Unauthenticated"
+
+
+def test_aborted_prediction_is_a_provider_error() -> None:
+    from hermes_nb.net.http_client import set_transport
+    from hermes_nb.plugins.loader import load_plugins
+
+    load_plugins()
+    answer = {"id": "p1", "status": "aborted", "error": None}
+    config.set_key("REPLICATE_API_TOKEN", "r8_test")
+    config.set("image_gen.provider", "replicate")
+    set_transport(httpx.MockTransport(lambda request: httpx.Response(201, json=answer)))
+    try:
+        with pytest.raises(ProviderError, match="was aborted"):
+            images.imagine("x")
+    finally:
+        set_transport(None)

@@ -185,3 +185,20 @@ def test_metadata_and_missing_key() -> None:
     config.set("image_gen.provider", "stability")
     with pytest.raises(ProviderNotConfiguredError, match="STABILITY_API_KEY"):
         images.imagine("x")
+
+
+def test_emulator_wire_format(emu: Any) -> None:
+    """The emulated API itself: multipart only, Accept picks bytes or JSON, the error envelope."""
+    url = emu.base_url("stability") + "/v2beta/stable-image/generate/core"
+    auth = {"authorization": "Bearer emu-stability-key"}
+    files = {"prompt": (None, "a boat"), "aspect_ratio": (None, "1:1")}
+    raw = httpx.post(url, files=files, headers={**auth, "accept": "image/*"})
+    assert raw.headers["content-type"] == "image/png" and raw.headers["finish-reason"] == "SUCCESS"
+    assert raw.headers["seed"].isdigit() and raw.content.startswith(b"\x89PNG")
+    as_json = httpx.post(url, files=files, headers={**auth, "accept": "application/json"}).json()
+    assert as_json["finish_reason"] == "SUCCESS" and base64.b64decode(as_json["image"]) == raw.content
+    urlencoded = httpx.post(url, data={"prompt": "a boat"}, headers=auth)
+    assert urlencoded.status_code == 400 and urlencoded.json()["name"] == "bad_request"
+    assert set(urlencoded.json()) == {"id", "name", "errors"}
+    other_accept = httpx.post(url, files=files, headers={**auth, "accept": "text/html"})
+    assert other_accept.status_code == 400
