@@ -109,11 +109,30 @@ def test_bad_key_is_auth_error_without_the_key(tavily, emu: Emulator) -> None:
     assert "s3cr3t" not in str(info.value)
 
 
-def test_missing_key(tavily, emu: Emulator) -> None:
+def test_without_a_key_crawl_is_not_configured(tavily, emu: Emulator) -> None:
     config.set_key("TAVILY_API_KEY", None)
     with pytest.raises(ProviderNotConfiguredError, match="TAVILY_API_KEY"):
-        tavily.extract(["https://example.com/"])
+        tavily.crawl("https://example.com/")
     assert emu.requests_for("tavily") == []
+
+
+def test_keyless_mode_searches_and_extracts(tavily, emu: Emulator) -> None:
+    config.set_key("TAVILY_API_KEY", None)
+    assert tavily.is_keyless_available() and not tavily.is_available()
+    assert len(tavily.search("tide tables", limit=2)["data"]["web"]) == 2
+    pages = tavily.extract(["https://docs.example.com/a"])
+    assert pages[0]["content"] and not pages[0].get("error")
+    for req in emu.requests_for("tavily"):
+        assert req.headers["x-tavily-access-mode"] == "keyless"
+        assert "authorization" not in req.headers and "api_key" not in req.json
+
+
+def test_keyless_rejection_carries_its_delay_in_the_body(tavily, emu: Emulator) -> None:
+    config.set_key("TAVILY_API_KEY", None)
+    emu.fail("tavily", "429", retry_after=30)
+    with pytest.raises(RateLimitedError, match="keyless") as info:
+        tavily.search("q")
+    assert info.value.retry_after == 30.0 and info.value.retryable
 
 
 @pytest.mark.parametrize("status", ["432", "433"])

@@ -32,6 +32,12 @@ class TavilyApi:
         self, call: Call, status: int, retry_after: float | None, message: str | None = None
     ) -> Response:
         text = message or _TAVILY_ERRORS.get(status, "Internal server error." if status >= 500 else "Error.")
+        if status == 429 and (call.header("x-tavily-access-mode") or "").lower() == "keyless":
+            wait = int(retry_after) if retry_after is not None else 60
+            rejection = {"code": "keyless_rate_limited", "message": "Keyless request limit reached.",
+                         "window": "1h", "retry_after_seconds": wait,
+                         "next_actions": ["Create a free API key at https://app.tavily.com"]}
+            return Response.json({"error": rejection}, 429)  # the delay is only in the body
         headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
         return Response.json({"detail": {"error": text}}, status, headers)
 

@@ -41,6 +41,9 @@ class TavilyProvider(WebSearchProvider):
     def is_available(self) -> bool:
         return bool(config.resolve_key(KEY_ENV))
 
+    def is_keyless_available(self) -> bool:
+        return True  # Tavily's keyless mode serves search and extract (not crawl) at a low rate
+
     def supports_extract(self) -> bool:
         return True
 
@@ -106,17 +109,18 @@ class TavilyProvider(WebSearchProvider):
 
     def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         key = config.resolve_key(KEY_ENV)
-        if not key:
+        if not key and path == "/crawl":
             raise ProviderNotConfiguredError(
-                f"Tavily needs an API key: set {KEY_ENV} (https://app.tavily.com/) "
-                f"or call hn.config.set_key('{KEY_ENV}', ...)",
+                f"Tavily crawls need an API key: set {KEY_ENV} (https://app.tavily.com/) "
+                f"or call hn.config.set_key('{KEY_ENV}', ...); keyless mode only searches and extracts",
                 provider=self.name,
             )
+        auth = {"Authorization": f"Bearer {key}"} if key else {"X-Tavily-Access-Mode": "keyless"}
         base = config.get("web.tavily.base_url") or config.get_env_value(BASE_URL_ENV) or DEFAULT_BASE_URL
         body = get_client(self.name).post_json(
             f"{str(base).rstrip('/')}{path}",
             json=payload,
-            headers={"Authorization": f"Bearer {key}"},
+            headers=auth,
             error_map=_error_for,
         )
         if not isinstance(body, dict):
@@ -171,7 +175,19 @@ def _error_for(resp: httpx.Response) -> HermesError | None:
     if status == 400:
         return InvalidInputError(f"Tavily refused the request: {detail or 'bad request'}", provider="tavily",
                                  status=status)
+    if status == 429 and _keyless_wait(resp) is not None:
+        return RateLimitedError(f"Tavily keyless limit reached ({detail}); set {KEY_ENV} for more",
+                                provider="tavily", status=status, retry_after=_keyless_wait(resp))
     return None
+
+
+def _keyless_wait(resp: httpx.Response) -> float | None:
+    """``retry_after_seconds`` of a keyless-mode rejection (its delay is in the body)."""
+    try:
+        error = resp.json().get("error")
+        return float(error["retry_after_seconds"])
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None
 
 
 def _detail(resp: httpx.Response) -> str:
