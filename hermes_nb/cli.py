@@ -37,15 +37,22 @@ def _out(text: str = "") -> None:
 def _plugins_list(args: argparse.Namespace) -> int:
     from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
-    rows = loader.list_plugins()
+    rows = loader.check_all() if args.check else loader.list_plugins()
     if not rows:
         _out("no plugins found")
     width = max((len(r["key"]) for r in rows), default=0)
+    marks = {"loaded": "✅", "error": "❌", "not imported yet": "…", "disabled": "–"}
     for row in rows:
         version = f"v{row['version']}" if row["version"] else "-"
-        _out(f"{row['key']:<{width}}  {row['source']:<10} {version:<8} {row['status']}")
+        mark = marks.get(row.get("state", ""), " ")
+        _out(f"{row['key']:<{width}}  {row['source']:<10} {version:<8} {mark} {row['status']}")
         for override in row["overrides"]:
             _out(f"{'':<{width}}  overrides {override}")
+        if row.get("not_used_in_notebooks"):
+            unused = ", ".join(row["not_used_in_notebooks"])
+            _out(f"{'':<{width}}  registered; not used in notebooks: {unused}")
+        if row.get("hooks_not_fired"):
+            _out(f"{'':<{width}}  hooks hermes_nb never fires: {', '.join(row['hooks_not_fired'])}")
     for problem in loader.get_plugin_manager().problems:
         _out(f"warning: {problem}")
     return 0
@@ -79,10 +86,24 @@ def _plugins_info(args: argparse.Namespace) -> int:
         "commands",
         "magics",
         "overrides",
+        "not_used_in_notebooks",
+        "hooks_not_fired",
     ):
         if row[field]:
             _out(f"{field + ':':<14}{', '.join(row[field])}")
     return 0
+
+
+def _plugins_validate(args: argparse.Namespace) -> int:
+    from hermes_nb.plugins.validation import validate_plugin  # lazy: spawns the checking subprocess
+
+    report = validate_plugin(args.path)
+    for problem in report.problems:
+        _out(problem)
+    if report.ok:
+        made = [name for names in report.registered.values() for name in names]
+        _out(f"ok: {report.path} ({', '.join(made) or 'registers nothing'})")
+    return 0 if report.ok else 1
 
 
 def _plugins_enable(args: argparse.Namespace) -> int:
@@ -245,7 +266,11 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
 
     plugins = top.add_parser("plugins", help="list, inspect, enable or disable plugins")
     sub = plugins.add_subparsers(dest="action", metavar="ACTION", required=True)
-    _sub(sub, "list", "every discovered plugin and its state", _plugins_list)
+    _sub(sub, "list", "every discovered plugin and its state", _plugins_list).add_argument(
+        "--check", action="store_true", help="import every enabled plugin now instead of on first use"
+    )
+    validate = "check a plugin folder: manifest, import + register(), what it declares"
+    _sub(sub, "validate", validate, _plugins_validate).add_argument("path")
     _sub(sub, "info", "details of one plugin", _plugins_info).add_argument("key")
     _sub(
         sub, "enable", "load a user/project/pip plugin (writes plugins.enabled)", _plugins_enable

@@ -79,20 +79,40 @@ def _expect(args: list[str], allowed: int, usage: str) -> None:
         raise UsageError(f"unexpected argument(s) {' '.join(args[allowed:])!r}; usage: {usage}")
 
 
+_PLUGINS_USAGE = "%hermes plugins [--check | enable KEY | validate PATH]"
+
+
 def _cmd_plugins(args: list[str]) -> Any:
-    _expect(args, 0, "%hermes plugins")
     from hermes_nb.plugins import loader  # lazy: keeps %load_ext fast
 
+    if args[:1] == ["validate"] and len(args) == 2:
+        from hermes_nb.plugins.validation import validate_plugin  # lazy: spawns the checking subprocess
+
+        report = validate_plugin(args[1])
+        lines = report.problems or [f"✅ {report.path}: no problems"]
+        return Table("plugins validate", ["problem" if report.problems else "result"], [[x] for x in lines])
+    if args[:1] == ["enable"] and len(args) == 2:
+        record = loader.enable(args[1])  # one call: writes plugins.enabled and imports it now
+        args = []
+        if record.error:
+            raise UsageError(record.error)
+    if args not in ([], ["--check"]):
+        raise UsageError(f"unexpected argument(s) {' '.join(args)!r}; usage: {_PLUGINS_USAGE}")
     rows = []
-    for info in loader.list_plugins():
+    for info in loader.check_all() if args else loader.list_plugins():
         if info.get("error"):
             status = f"❌ {info['error']}"
         elif not info.get("enabled"):
             status = f"– {info.get('reason') or 'disabled'}"
+        elif not info.get("loaded"):
+            status = "… not imported yet (imported on first use; %hermes plugins --check imports it now)"
         elif info.get("missing_env"):
             status = f"❌ missing {', '.join(info['missing_env'])}"
         else:
-            status = "✅ loaded" if info.get("loaded") else "✅ enabled (imported on first use)"
+            status = "✅ loaded"
+        extras = [f"registered; not used in notebooks: {', '.join(info.get('not_used_in_notebooks') or [])}",
+                  f"hooks hermes_nb never fires: {', '.join(info.get('hooks_not_fired') or [])}"]
+        status += "".join(f"; {e}" for e in extras if not e.endswith(": "))
         rows.append([info["key"], info.get("version", ""), info.get("source", ""), status])
     return Table("Plugins", ["plugin", "version", "source", "status"], rows)
 
@@ -226,27 +246,9 @@ def _cmd_tools(args: list[str]) -> Any:
 
 
 def _cmd_cache(args: list[str]) -> Any:
-    from hermes_nb import store  # lazy: keeps %load_ext fast
+    from hermes_nb.notebook.cache_command import run_cache  # lazy: keeps %load_ext fast
 
-    action = args[0] if args else "stats"
-    if action == "stats":
-        _expect(args, 1, "%hermes cache stats")
-        stats = store.get_store().stats()
-        rows = [[k, v] for k, v in stats.items() if k != "path"]
-        return Table(
-            "Result store", ["item", "count"], rows, note="cache.mode: " + str(_config_get("cache.mode"))
-        )
-    if action == "clear":
-        _expect(args, 2, "%hermes cache clear [cache|pages|images|batch]")
-        store.get_store().clear(args[1] if len(args) > 1 else None)
-        return Message("result store cleared" + (f" ({args[1]})" if len(args) > 1 else ""))
-    raise UsageError("usage: %hermes cache [stats | clear [KIND]]")
-
-
-def _config_get(key: str) -> Any:
-    from hermes_nb import config  # lazy: keeps %load_ext fast
-
-    return config.get(key)
+    return run_cache(args)
 
 
 def _cmd_doctor(args: list[str]) -> Any:
