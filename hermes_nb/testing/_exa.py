@@ -64,7 +64,8 @@ class ExaApi:
         if kind not in _TYPES:
             return self.error(call, 400, None, f"Invalid type: {kind}")
         count = body.get("numResults", 10)
-        contents = body.get("contents") if isinstance(body.get("contents"), dict) else {}
+        raw = body.get("contents")
+        contents: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if not isinstance(count, int) or count < 1 or (count > 100 and contents.get("highlights")):
             return self.error(
                 call,

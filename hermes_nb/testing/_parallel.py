@@ -59,7 +59,8 @@ class ParallelApi:
         mode = body.get("mode", "advanced")
         if mode not in _MODES:
             return self.error(call, 422, None, f"mode: Input should be one of {list(_MODES)}.")
-        settings = body.get("advanced_settings") if isinstance(body.get("advanced_settings"), dict) else {}
+        raw = body.get("advanced_settings")
+        settings: dict[str, Any] = raw if isinstance(raw, dict) else {}
         count = settings.get("max_results", 10)
         if not isinstance(count, int) or not 1 <= count <= 40:
             return self.error(call, 422, None, "advanced_settings.max_results must be between 1 and 40.")
@@ -74,7 +75,8 @@ class ParallelApi:
             or not all(isinstance(u, str) for u in urls)
         ):
             return self.error(call, 422, None, "urls: a list of 1 to 20 URLs is required.")
-        settings = body.get("advanced_settings") if isinstance(body.get("advanced_settings"), dict) else {}
+        raw = body.get("advanced_settings")
+        settings: dict[str, Any] = raw if isinstance(raw, dict) else {}
         return Response.json(_extract_body(call, urls, bool(settings.get("full_content"))))
 
 

@@ -54,7 +54,8 @@ def web_search_response(call: Call) -> Response:
     if not tools:
         return Response.json(_response(call, body, question, []))
     tool = tools[0]
-    filters = tool.get("filters") if isinstance(tool.get("filters"), dict) else tool
+    raw_filters = tool.get("filters")
+    filters: dict[str, Any] = raw_filters if isinstance(raw_filters, dict) else tool
     allowed = list(filters.get("allowed_domains") or [])
     excluded = list(filters.get("excluded_domains") or [])
     if allowed and excluded:
