@@ -23,8 +23,8 @@ _SHOWN = {
     ],
     "image_gen": [
         ("name", "name"), ("display_name", "display name"), ("capabilities", "capabilities"),
-        ("models", "models"), ("tier", "tier"), ("keyless", "keyless"), ("available", "available"),
-        ("why_not", "why not"), ("docs_url", "docs"),
+        ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
+        ("keyless", "keyless"), ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
     ],
 }
 _CELL = "padding:2px 8px;border-bottom:1px solid rgba(127,127,127,.3);text-align:left;vertical-align:top"

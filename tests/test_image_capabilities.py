@@ -63,7 +63,10 @@ def test_check_options_messages_name_provider_and_option() -> None:
         check_options("p", edit_only, aspect_ratio="square", references=0, options={})
 
 
-@pytest.mark.parametrize("name", ["openai", "xai", "fal", "diffusers"])
+BUNDLED = ["openai", "xai", "fal", "diffusers", "openrouter", "comfyui", "openai-codex"]
+
+
+@pytest.mark.parametrize("name", BUNDLED)
 def test_every_bundled_provider_declares(name: str) -> None:
     load_plugins()
     provider = image_providers.get(name)
@@ -103,3 +106,22 @@ def test_seed_on_a_seedless_provider_still_warns(emu: Emulator) -> None:
     with pytest.warns(UserWarning, match="takes no seed"):
         images.imagine("a cat", seed=3)
     assert len(emu.requests_for("openai")) == 1
+
+
+def test_listing_rows_carry_options_and_price_notes() -> None:
+    import hermes_nb as hn
+
+    load_plugins()
+    table = hn.providers("image_gen")
+    assert {"options", "price"} <= set(table.columns)
+    rows = {row.name: row for row in table}
+    assert {"openai", "xai", "fal", "diffusers", "openrouter", "comfyui", "openai-codex"} <= set(rows)
+    comfy = rows["comfyui"]
+    assert comfy.options == ("seed", "negative_prompt", "size=WxH") and comfy.price_note == "free (local)"
+    assert not comfy.available and "image_gen.comfyui.base_url" in comfy.why_not
+    assert rows["openai"].options == ("size=WxH", "reference_images (≤16)")
+    assert rows["openai"].price_note == "gpt-image-2-medium: ~$0.053/image (1024x1024)"
+    assert "usage.cost" in rows["openrouter"].price_note
+    assert "OPENROUTER_API_KEY" in rows["openrouter"].why_not
+    assert "hermes auth codex" in rows["openai-codex"].why_not
+    assert rows["openrouter"].models[0] == "google/gemini-3-pro-image"

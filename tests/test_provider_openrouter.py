@@ -50,11 +50,11 @@ def test_text_to_image_request_and_mapping(emu: Emulator) -> None:
 
 
 def test_model_switching_and_image_only_models(emu: Emulator) -> None:
-    images.imagine("x", model="google/gemini-2.5-flash-image", aspect_ratio="square")
+    images.imagine("x", model="google/gemini-3.1-flash-image", aspect_ratio="square")
     config.set("image_gen.openrouter.model", "black-forest-labs/flux.2-pro")
     result = images.imagine("x")
     first, second = (r.json for r in emu.requests_for("openrouter"))
-    assert first["model"] == "google/gemini-2.5-flash-image"
+    assert first["model"] == "google/gemini-3.1-flash-image"
     assert second["model"] == "black-forest-labs/flux.2-pro" and second["modalities"] == ["image"]
     assert result.model == "black-forest-labs/flux.2-pro"
 

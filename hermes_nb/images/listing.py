@@ -1,4 +1,4 @@
-"""Image provider rows for ``hn.providers("image_gen")``: models, tier, keyless, availability and why not."""
+"""Image provider rows for ``hn.providers("image_gen")``: models, options, price, availability and why not."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_nb.images.selection import describe_image_providers
+from hermes_nb.plugins.image_capabilities import capabilities_of
 from hermes_nb.plugins.registry import image_providers
 
 __all__ = ["ImageProviderRow", "describe"]
@@ -27,6 +28,8 @@ class ImageProviderRow:
     default_model: str | None
     active: bool  # the provider an ``hn.imagine`` call without backend= would use
     plugin: str
+    options: tuple[str, ...] = ()  # what hn.imagine accepts for it (seed, negative_prompt, size, refs)
+    price_note: str = ""  # the default model's price (an estimate) or how it is billed
 
 
 def describe() -> list[ImageProviderRow]:
@@ -53,6 +56,8 @@ def describe() -> list[ImageProviderRow]:
                 default_model=info["default_model"],
                 active=bool(info["active"]),
                 plugin=str(info["owner"]),
+                options=_options(provider),
+                price_note=_price_note(provider, info["default_model"], keyless),
             )
         )
     return rows
@@ -73,3 +78,33 @@ def _capabilities(provider: Any) -> tuple[str, ...]:
     references = declared.get("max_reference_images") or 0
     edits = "image" in (declared.get("modalities") or []) or int(references) > 0
     return ("generate", "edit") if edits else ("generate",)
+
+
+def _options(provider: Any) -> tuple[str, ...]:
+    """The ``hn.imagine`` options the provider declares (anything else of these is refused)."""
+    caps = capabilities_of(provider)
+    out = []
+    if caps.seed:
+        out.append("seed")
+    if caps.negative_prompt:
+        out.append("negative_prompt")
+    if caps.sizes:
+        out.append("size=WxH" if "any" in caps.sizes else "size=" + "|".join(caps.sizes))
+    if caps.max_reference_images:
+        out.append(f"reference_images (≤{caps.max_reference_images})")
+    return tuple(out)
+
+
+def _price_note(provider: Any, default_model: Any, keyless: bool) -> str:
+    note = getattr(provider, "price_note", "")
+    if isinstance(note, str) and note:
+        return note
+    try:
+        models = [m for m in provider.list_models() if isinstance(m, dict)]
+    except Exception:  # a plugin's catalogue must not break the listing
+        models = []
+    chosen = next((m for m in models if m.get("id") == default_model), models[0] if models else {})
+    price = str(chosen.get("price") or "")
+    if price:
+        return f"{chosen.get('id')}: {price}" if len(models) > 1 else price
+    return "free (local)" if keyless else ""

@@ -16,7 +16,7 @@ __all__ = ["APIS", "OpenRouterApi"]
 #: model id -> output modalities (image-only models refuse a request that asks for text too)
 _MODELS: dict[str, tuple[str, ...]] = {
     "google/gemini-3-pro-image": ("image", "text"),
-    "google/gemini-2.5-flash-image": ("image", "text"),
+    "google/gemini-3.1-flash-image": ("image", "text"),
     "openai/gpt-5.4-image-2": ("image", "text"),
     "black-forest-labs/flux.2-pro": ("image",),
     "openai/gpt-4o-mini": ("text",),

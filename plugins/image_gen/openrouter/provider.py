@@ -39,7 +39,7 @@ DEFAULT_MODEL = "google/gemini-3-pro-image"
 #: id → (label, image-only model: it wants ``modalities: ["image"]``)
 MODELS: dict[str, tuple[str, bool]] = {
     "google/gemini-3-pro-image": ("Gemini 3 Pro Image", False),
-    "google/gemini-2.5-flash-image": ("Gemini 2.5 Flash Image", False),
+    "google/gemini-3.1-flash-image": ("Gemini 3.1 Flash Image", False),
     "openai/gpt-5.4-image-2": ("OpenAI GPT-5.4 Image 2 (may need account enablement)", False),
     "black-forest-labs/flux.2-pro": ("FLUX.2 [pro]", True),
 }
