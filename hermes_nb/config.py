@@ -92,6 +92,8 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.budget_usd": (None, "US dollars one session may spend on fresh images; over it is refused."),
     "plugins.enabled": ([], "Keys or names of non-bundled plugins to load."),
     "plugins.disabled": ([], "Keys or names of plugins never to load (wins over enabled)."),
+    "plugins.entries.<plugin>.settings": (None, "A plugin's own settings (ctx.get_config / ctx.set_config)."),
+    "plugins.entries.<plugin>.granted_capabilities": ([], "Capabilities granted to a plugin (has_capability)."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
