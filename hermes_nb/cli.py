@@ -232,6 +232,12 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cache(args: argparse.Namespace) -> int:
+    from hermes_nb.cache import commands  # lazy: a subcommand loads only what it uses
+
+    return commands.run(args)
+
+
 def _emulate(args: argparse.Namespace) -> int:
     from hermes_nb.testing import serve  # lazy: a subcommand loads only what it uses
 
@@ -295,6 +301,11 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
     _sub(sub, "show", "every effective value and where it comes from", _config_show)
 
     _sub(top, "doctor", "which providers are available, and why not", _doctor)
+    store = _sub(top, "cache", "the result store: stats, entries, clear, export/load/drift, costs", _cache)
+    store.add_argument("action", choices=["stats", "entries", "clear", "export", "load", "drift", "costs"])
+    store.add_argument("path", nargs="?", help="the cassette (export, load, drift)")
+    store.add_argument("--kind", default=None, help="entries/clear: one kind only")
+    store.add_argument("--since", default=None, help="entries/export: from this ISO time on")
     _sub(top, "emulate", "run the provider emulator on 127.0.0.1", _emulate).add_argument(
         "--port", type=int, default=0, help="port (default: a free one)"
     )

@@ -97,6 +97,11 @@ def _local_or_url(text: str) -> Any:
     return text
 
 
+def _cache_flags(args: Any) -> dict[str, bool]:
+    """``--no-cache`` / ``--refresh`` as the SDK's keyword arguments."""
+    return {"no_cache": bool(args.no_cache), "refresh": bool(args.refresh)}
+
+
 def _parse(func: Callable[..., Any], line: str) -> Any:
     try:
         return parse_argstring(func, line)
@@ -169,6 +174,8 @@ class HermesMagics(Magics):
     @argument("-n", "--limit", type=int, default=5, help="Number of results (default 5).")
     @argument("-b", "--backend", default=None, help="Provider to use (default: configured or auto).")
     @argument("--json", action="store_true", help="Show the raw Hermes search envelope.")
+    @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
+    @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Cell form: store the results in this variable.")
     @argument("query", nargs="*", help="Search query; {{name}} inserts a Python variable.")
     @line_cell_magic
@@ -182,7 +189,7 @@ class HermesMagics(Magics):
                 raise UsageError("%web_search needs a query, e.g. %web_search -n 3 jupyter widgets")
             from hermes_nb import web  # lazy: keeps %load_ext fast
 
-            result = web.search(query, args.limit, backend=args.backend)
+            result = web.search(query, args.limit, backend=args.backend, **_cache_flags(args))
             return self._store(args.output, result.envelope if args.json else result)
         if args.query:
             raise UsageError("%%web_search takes its queries from the cell body, one per line")
@@ -192,7 +199,9 @@ class HermesMagics(Magics):
         from hermes_nb import batch  # lazy: keeps %load_ext fast
         from hermes_nb.notebook.rendering import ResultList  # lazy: keeps %load_ext fast
 
-        results = ResultList(batch.search_many(queries, limit=args.limit, backend=args.backend))
+        results = ResultList(
+            batch.search_many(queries, limit=args.limit, backend=args.backend, **_cache_flags(args))
+        )
         value: Any = [r.envelope for r in results] if args.json else results
         return self._store(args.output, value)
 
@@ -200,6 +209,8 @@ class HermesMagics(Magics):
     @magic_arguments()
     @argument("-b", "--backend", default=None, help="Provider to use (default: configured or auto).")
     @argument("--max-chars", type=int, default=None, help="Characters kept inline per page.")
+    @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
+    @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
     @argument("urls", nargs="+", help="One or more URLs; {{name}} inserts a Python variable.")
     @line_magic
@@ -210,13 +221,16 @@ class HermesMagics(Magics):
         urls = [_local_or_url(_text([self._fill(u)])) for u in args.urls]
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
-        return self._store(args.output, web.extract(urls, backend=args.backend, max_chars=args.max_chars))
+        result = web.extract(urls, backend=args.backend, max_chars=args.max_chars, **_cache_flags(args))
+        return self._store(args.output, result)
 
     @no_var_expand
     @magic_arguments()
     @argument("--depth", type=int, default=2, help="Link depth to follow (default 2).")
     @argument("--limit", type=int, default=20, help="Maximum pages (default 20).")
     @argument("-b", "--backend", default=None, help="Provider to use (default: configured or auto).")
+    @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
+    @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
     @argument("url", help="Start URL; {{name}} inserts a Python variable.")
     @line_magic
@@ -228,7 +242,8 @@ class HermesMagics(Magics):
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
         return self._store(
-            args.output, web.crawl(url, depth=args.depth, limit=args.limit, backend=args.backend)
+            args.output,
+            web.crawl(url, depth=args.depth, limit=args.limit, backend=args.backend, **_cache_flags(args)),
         )
 
     # ------------------------------------------------------------------ images
@@ -246,6 +261,9 @@ class HermesMagics(Magics):
     @argument("-b", "--backend", default=None, help="Image provider (default: image_gen.provider or auto).")
     @argument("-n", type=int, default=1, help="Number of images (a gallery when > 1).")
     @argument("--seed", type=int, default=None, help="Seed, where the provider supports one.")
+    @argument("--new", action="store_true", help="Generate again even if this exact image is stored.")
+    @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
+    @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
     @argument("prompt", nargs="*", help="The prompt (cell form: the cell body); {{name}} inserts a variable.")
     @line_cell_magic
@@ -264,7 +282,14 @@ class HermesMagics(Magics):
         from hermes_nb import images  # lazy: keeps %load_ext fast
 
         result = images.imagine(
-            prompt, aspect_ratio=args.aspect, model=args.model, backend=args.backend, n=args.n, seed=args.seed
+            prompt,
+            aspect_ratio=args.aspect,
+            model=args.model,
+            backend=args.backend,
+            n=args.n,
+            seed=args.seed,
+            new=args.new,
+            **_cache_flags(args),
         )
         return self._store(args.output, result)
 
