@@ -35,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "testing": "hermes_nb.testing",
     "store": "hermes_nb.store",
     "cache": "hermes_nb.cache",
+    "index": "hermes_nb.store:index",
     # results
     "SearchResult": "hermes_nb.web.results:SearchResult",
     "SearchHit": "hermes_nb.web.results:SearchHit",
@@ -77,6 +78,7 @@ __all__ = [
     "hooks",
     "imagine",
     "imagine_many",
+    "index",
     "load_ipython_extension",
     "load_plugins",
     "providers",
@@ -100,6 +102,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from hermes_nb.plugins.image_provider import ImageGenProvider
     from hermes_nb.plugins.loader import load_plugins
     from hermes_nb.plugins.web_provider import WebSearchProvider
+    from hermes_nb.store import index
     from hermes_nb.web import acrawl, aextract, asearch, crawl, extract, search
     from hermes_nb.web.results import CrawlResult, ExtractResult, Page, SearchHit, SearchResult
 

@@ -13,7 +13,7 @@ EXPECTED = {
     "search_many", "extract_many",
     "imagine", "aimagine", "imagine_many",
     "load_plugins", "providers",
-    "config", "tools", "hooks", "errors", "testing", "store", "cache",
+    "config", "tools", "hooks", "errors", "testing", "store", "cache", "index",
     "SearchResult", "SearchHit", "ExtractResult", "CrawlResult", "Page",
     "ImageResult", "ImageGallery",
     "WebSearchProvider", "ImageGenProvider", "HermesError",

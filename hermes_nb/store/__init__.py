@@ -1,6 +1,7 @@
 """What hermes_nb keeps: the SQLite store (cache, pages with FTS5, provenance, batch jobs) and image files.
 
-``hn.store`` is this namespace: ``get_store()``, ``index_folder(path)``, ``search_pages(query)``.
+``hn.store`` is this namespace: ``get_store()``, ``index(path)`` (also ``hn.index``),
+``index_folder(path)``, ``search_pages(query)``.
 """
 
 from hermes_nb.store.database import (
@@ -10,6 +11,7 @@ from hermes_nb.store.database import (
     Store,
     StoreError,
     get_store,
+    index,
     index_folder,
     record_image,
     search_pages,
@@ -25,4 +27,5 @@ __all__ = [
     "record_image",
     "search_pages",
     "index_folder",
+    "index",
 ]

@@ -25,6 +25,7 @@ from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError, StoreError
 from hermes_nb.redaction import is_secret_name, redact
 from hermes_nb.store._transactions import BUSY_DEADLINE_S, BUSY_TIMEOUT_MS, immediate, while_busy
+from hermes_nb.store.file_text import INDEXED_TYPES
 from hermes_nb.store.pages import PageHit, PageIndex
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "record_image",
     "search_pages",
     "index_folder",
+    "index",
 ]
 
 SCHEMA_VERSION = 1
@@ -364,6 +366,15 @@ def search_pages(query: str, limit: int = 10) -> list[PageHit]:
 def index_folder(path: str | Path, patterns: Sequence[str] = ("*.md", "*.txt", "*.html")) -> int:
     """Add local files to the page index so the ``local`` provider finds them offline."""
     return get_store().index_folder(path, patterns)
+
+
+def index(path: str | Path, glob: str | Sequence[str] = INDEXED_TYPES) -> dict[str, int]:
+    """``hn.index(folder)``: Markdown, text, HTML, notebooks, PDFs and Python files for ``local`` search.
+
+    Incremental: unchanged files are not read again; removed files leave the index. Returns the
+    counts ``indexed``, ``unchanged``, ``skipped`` and ``removed``.
+    """
+    return get_store().index_files(path, [glob] if isinstance(glob, str) else list(glob))
 
 
 @on_reset

@@ -1,9 +1,15 @@
-"""Pages in the store: full text of extracted pages and indexed files, searched with FTS5 (BM25)."""
+"""Pages in the store: full text of extracted pages and indexed files, searched with FTS5 (BM25).
+
+Folders are indexed incrementally: a file whose size and modification time are unchanged is not
+read again, one whose content hash is unchanged is not re-indexed, and a file that is gone
+leaves the index. Hits carry a ``highlight``: the snippet with matched words in ``**bold**``.
+"""
 
 from __future__ import annotations
 
-import html
+import hashlib
 import json
+import logging
 import re
 import sqlite3
 import time
@@ -15,13 +21,17 @@ from typing import Any
 
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.redaction import redact
+from hermes_nb.store.file_text import INDEXED_TYPES, file_text
 
 __all__ = ["PageHit", "PageIndex"]
 
+log = logging.getLogger(__name__)
+
 _WORD = re.compile(r"\w+", re.UNICODE)
-_TAG = re.compile(r"<[^>]+>")
-_SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.IGNORECASE | re.DOTALL)
-_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_FILES = (
+    "CREATE TABLE IF NOT EXISTS indexed_files "
+    "(path TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL)"
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,8 @@ class PageHit:
     url: str
     description: str
     position: int
+    #: the snippet with the matched words in ``**bold**``
+    highlight: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,7 +103,7 @@ class PageIndex:
             return []
         quoted = ['"' + w.replace('"', '""') + '"' for w in words]
         sql = (
-            "SELECT p.url, p.title, snippet(pages_fts, 1, '', '', ' … ', 24) AS snip "
+            "SELECT p.url, p.title, snippet(pages_fts, 1, '\x02', '\x03', ' … ', 24) AS snip "
             "FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? "
             "ORDER BY bm25(pages_fts, 5.0, 1.0), p.url LIMIT ?"
         )
@@ -103,8 +115,9 @@ class PageIndex:
             PageHit(
                 title=r["title"] or r["url"],
                 url=r["url"],
-                description=" ".join(r["snip"].split()),
+                description=" ".join(r["snip"].replace("\x02", "").replace("\x03", "").split()),
                 position=i,
+                highlight=" ".join(r["snip"].replace("\x02", "**").replace("\x03", "**").split()),
             )
             for i, r in enumerate(rows, start=1)
         ]
@@ -116,42 +129,61 @@ class PageIndex:
         *,
         max_bytes: int = 5_000_000,
     ) -> int:
-        """Add the files under ``path`` matching ``patterns`` to the page index; returns how many."""
+        """Add the files under ``path`` matching ``patterns`` to the page index; returns how many changed."""
+        return self.index_files(path, patterns, max_bytes=max_bytes)["indexed"]
+
+    def index_files(
+        self, path: str | Path, patterns: Sequence[str] = INDEXED_TYPES, *, max_bytes: int = 5_000_000
+    ) -> dict[str, int]:
+        """Index the files under ``path`` incrementally; returns how many were (re)indexed, unchanged,
+        skipped (unreadable or too large) and removed (gone from disk)."""
         root = Path(path).expanduser()
         if not root.is_dir():
-            raise InvalidInputError(f"index_folder: {root} is not a directory")
-        count = 0
-        seen: set[Path] = set()
+            raise InvalidInputError(f"index: {root} is not a directory")
+        base = str(root.resolve()).rstrip("/") + "/"
+        with self._write() as conn:
+            conn.execute(_FILES)
+            rows = conn.execute(
+                "SELECT path, mtime, size, sha256 FROM indexed_files WHERE substr(path, 1, ?) = ?",
+                (len(base), base),
+            ).fetchall()
+        known = {r["path"]: (r["mtime"], r["size"], r["sha256"]) for r in rows}
+        counts = {"indexed": 0, "unchanged": 0, "skipped": 0, "removed": 0}
+        seen: set[str] = set()
         for pattern in patterns:
             for file in sorted(root.rglob(pattern)):
                 real = file.resolve()
-                if real in seen or not file.is_file() or file.stat().st_size > max_bytes:
+                if str(real) in seen or not real.is_file():
                     continue
-                seen.add(real)
-                raw = file.read_bytes().decode("utf-8", errors="replace")
-                title, text = _file_text(file, raw)
-                self.put_page(
-                    real.as_uri(),
-                    title,
-                    text,
-                    metadata={"path": str(real)},
-                    provider="local",
-                    source="folder",
-                )
-                count += 1
-        return count
+                seen.add(str(real))
+                counts[self._index_file(real, known.get(str(real)), max_bytes)] += 1
+        for gone in sorted(set(known) - seen):
+            if not Path(gone).exists():
+                with self._write() as conn:
+                    conn.execute("DELETE FROM pages WHERE url = ?", (Path(gone).as_uri(),))
+                    conn.execute("DELETE FROM indexed_files WHERE path = ?", (gone,))
+                counts["removed"] += 1
+        return counts
 
-
-def _file_text(file: Path, raw: str) -> tuple[str, str]:
-    """Title and plain text of an indexed file (HTML tags stripped, Markdown kept as is)."""
-    if file.suffix.lower() in (".html", ".htm"):
-        match = _HTML_TITLE.search(raw)
-        title = html.unescape(" ".join(_TAG.sub(" ", match.group(1)).split())) if match else ""
-        text = _TAG.sub(" ", _SCRIPT.sub(" ", raw))
-        text = html.unescape(re.sub(r"[ \t]+", " ", text))
-        text = "\n".join(line.strip() for line in text.splitlines() if line.strip())
-        return title or file.stem, text
-    for line in raw.splitlines():
-        if line.startswith("#"):
-            return line.lstrip("#").strip() or file.stem, raw
-    return file.stem, raw
+    def _index_file(self, real: Path, known: tuple[float, int, str] | None, max_bytes: int) -> str:
+        stat = real.stat()
+        if known is not None and known[:2] == (stat.st_mtime, stat.st_size):
+            return "unchanged"
+        if stat.st_size > max_bytes:
+            return "skipped"
+        digest = hashlib.sha256(real.read_bytes()).hexdigest()
+        if known is None or known[2] != digest:
+            try:
+                title, text = file_text(real, max_bytes)
+            except (InvalidInputError, OSError) as exc:
+                log.warning("not indexed: %s (%s)", real, exc)
+                return "skipped"
+            self.put_page(
+                real.as_uri(), title, text, metadata={"path": str(real)}, provider="local", source="folder"
+            )
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO indexed_files(path, mtime, size, sha256) VALUES (?, ?, ?, ?)",
+                (str(real), stat.st_mtime, stat.st_size, digest),
+            )
+        return "indexed" if known is None or known[2] != digest else "unchanged"
