@@ -297,7 +297,7 @@ def _returns(image: Any) -> Callable[..., dict[str, Any]]:
 
 def test_provider_returning_no_image(fake: FakeProvider) -> None:
     fake.behaviour = _returns("")
-    with pytest.raises(ProviderError, match="returned no image"):
+    with pytest.raises(ParseError, match="'image' is empty"):
         images.imagine("a cat")
     assert cache_files() == []
 
@@ -358,7 +358,7 @@ def test_provider_raising_or_breaking_the_contract(fake: FakeProvider) -> None:
     with pytest.raises(ProviderError, match="raised RuntimeError: kaput"):
         images.imagine("a cat")
     fake.behaviour = lambda p, a, k: "not a dict"  # type: ignore[assignment,return-value]
-    with pytest.raises(ProviderError, match="not an envelope dict"):
+    with pytest.raises(ParseError, match="not an envelope object"):
         images.imagine("a cat")
 
 

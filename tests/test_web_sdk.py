@@ -131,7 +131,6 @@ def test_search_envelope_drops_urlless_items_and_renumbers() -> None:
             "web": [
                 {"title": "no url"},
                 {"title": "", "url": " https://a.test/ ", "description": "A", "position": 7},
-                "junk",
                 {"title": "B", "url": "https://b.test/", "position": 3},
                 {"title": "C", "url": "https://c.test/"},
             ],

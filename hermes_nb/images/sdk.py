@@ -41,6 +41,7 @@ from hermes_nb.images.selection import (
     resolve_model,
     takes_seed,
 )
+from hermes_nb.plugins.contracts import check_image_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
 from hermes_nb.plugins.image_download import fetch_image_bytes
@@ -201,11 +202,8 @@ def _generate_one(
         raise ProviderError(
             f"image provider {name!r} raised {type(exc).__name__}: {exc}", provider=name
         ) from exc
-    if not isinstance(envelope, dict):
-        raise ProviderError(
-            f"image provider {name!r} returned {type(envelope).__name__}, not an envelope dict", provider=name
-        )
-    if not envelope.get("success"):
+    check_image_envelope(envelope, name)
+    if not envelope["success"]:
         raise error_from_envelope({**envelope, "provider": envelope.get("provider") or name})
     result = ImageResult(
         path=Path(),

@@ -1,11 +1,17 @@
-"""Hermes envelopes → typed results: the search, extract and crawl contracts a provider must answer with."""
+"""Hermes envelopes → typed results: the search, extract and crawl contracts a provider must answer with.
+
+An answer outside the contract (a list for search, ``data.webz``, ``42`` for extract, rows that are not
+objects) is a ``PARSE_ERROR`` naming the provider, what came back and the expected shape
+(``hermes_nb.plugins.contracts``). Answers longer than the limit are cut without being walked.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_nb.errors import ParseError, ProviderError
+from hermes_nb.errors import ProviderError
+from hermes_nb.plugins.contracts import violation
 from hermes_nb.web.results import NO_RESULT_FOR_URL, Page, SearchHit
 
 __all__ = ["parse_search_envelope", "parse_extract_envelope", "parse_crawl_envelope"]
@@ -24,32 +30,28 @@ def _text(value: Any) -> str:
 def parse_search_envelope(env: Any, provider: str, limit: int) -> tuple[list[SearchHit], dict[str, Any]]:
     """Hits from a Hermes search envelope plus its ``data`` extras (``effective_limit``, ``warnings``)."""
     _failure(env, provider)
-    extras: dict[str, Any] = {}
-    items: Any
-    if isinstance(env, dict):
-        data = env.get("data", env)
-        if isinstance(data, dict):
-            items = data.get("web", data.get("results", []))
-            extras = {k: v for k, v in data.items() if k not in ("web", "results")}
-        else:
-            items = data
-        for key in ("warning", "warnings"):
-            if key in env and key not in extras:
-                extras[key] = env[key]
-    elif isinstance(env, list):
-        items = env
-    else:
-        raise ParseError(
-            f"{provider} returned {type(env).__name__}, not a search envelope", provider=provider
-        )
+    if not isinstance(env, dict):
+        problem = f"the answer is a {type(env).__name__}, not an envelope object"
+        raise violation(provider, "search", env, problem)
+    data = env.get("data")
+    if not isinstance(data, dict):
+        raise violation(provider, "search", env, "'data' is missing or not an object")
+    items = data.get("web")
     if not isinstance(items, list):
-        raise ParseError(
-            f"{provider} returned a search envelope whose 'web' is not a list", provider=provider
-        )
+        keys = ", ".join(repr(k) for k in list(data)[:8]) or "none"
+        problem = f"'data.web' is missing or not a list (data has keys {keys})"
+        raise violation(provider, "search", env, problem)
+    extras = {k: v for k, v in data.items() if k != "web"}
+    for key in ("warning", "warnings"):
+        if key in env and key not in extras:
+            extras[key] = env[key]
     hits: list[SearchHit] = []
-    for item in items:
+    for index, item in enumerate(items):
+        if len(hits) >= limit:
+            break  # a provider that ignores the limit: the rest is never looked at
         if not isinstance(item, dict):
-            continue
+            problem = f"data.web[{index}] is a {type(item).__name__}, not a result object"
+            raise violation(provider, "search", env, problem)
         url = _text(item.get("url") or item.get("link") or item.get("href"))
         if not url:
             continue
@@ -58,12 +60,8 @@ def parse_search_envelope(env: Any, provider: str, limit: int) -> tuple[list[Sea
             item.get("description") or item.get("snippet") or item.get("content") or item.get("body")
         )
         meta = item.get("metadata")  # e.g. xAI marks its citations model_generated
-        hits.append(SearchHit(title=title, url=url, description=description, position=0,
+        hits.append(SearchHit(title=title, url=url, description=description, position=len(hits) + 1,
                               metadata=dict(meta) if isinstance(meta, dict) else {}))
-        if len(hits) >= limit:
-            break
-    for index, hit in enumerate(hits, start=1):
-        hit.position = index
     return hits, extras
 
 
@@ -88,23 +86,32 @@ def _page_from_item(item: dict[str, Any], url: str) -> Page:
     )
 
 
-def _rows(env: Any, provider: str) -> list[Any]:
+def _rows(env: Any, provider: str, capability: str) -> list[dict[str, Any]]:
     _failure(env, provider)
+    rows: Any = None
     if isinstance(env, list):
-        return env
-    if isinstance(env, dict):
+        rows = env
+    elif isinstance(env, dict):
         for key in ("data", "results"):
             value = env.get(key)
             if isinstance(value, list):
-                return value
+                rows = value
+                break
             if isinstance(value, dict) and isinstance(value.get("results"), list):
-                return list(value["results"])
-    raise ParseError(f"{provider} returned {type(env).__name__}, not an extract envelope", provider=provider)
+                rows = value["results"]
+                break
+    if rows is None:
+        raise violation(provider, capability, env, f"no list of per-URL results in a {type(env).__name__}")
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            problem = f"result {index} is a {type(row).__name__}, not an object"
+            raise violation(provider, capability, env, problem)
+    return list(rows)
 
 
 def parse_extract_envelope(env: Any, urls: Sequence[str], provider: str = "provider") -> list[Page]:
     """Pages in input order from a bare list, ``{"data": [...]}`` or ``{"results": [...]}``."""
-    rows = [row for row in _rows(env, provider) if isinstance(row, dict)]
+    rows = _rows(env, provider, "extract")
     by_url: dict[str, list[dict[str, Any]]] = {}
     unmatched: list[dict[str, Any]] = []
     for row in rows:
@@ -127,10 +134,12 @@ def parse_extract_envelope(env: Any, urls: Sequence[str], provider: str = "provi
     return pages
 
 
-def parse_crawl_envelope(env: Any, provider: str = "provider") -> list[Page]:
-    """Pages from ``{"results": [...]}`` (or a bare list), in the order the provider gave them."""
-    pages = []
-    for row in _rows(env, provider):
-        if isinstance(row, dict) and _text(row.get("url")):
+def parse_crawl_envelope(env: Any, provider: str = "provider", limit: int | None = None) -> list[Page]:
+    """Pages from ``{"results": [...]}`` (or a bare list) in the provider's order, at most ``limit``."""
+    pages: list[Page] = []
+    for row in _rows(env, provider, "crawl"):
+        if limit is not None and len(pages) >= limit:
+            break
+        if _text(row.get("url")):
             pages.append(_page_from_item(row, _text(row["url"])))
     return pages

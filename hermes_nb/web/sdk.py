@@ -328,13 +328,13 @@ class _Crawl:
         deadline = deadline_for("crawl", pages=self.limit)
         env = call_with_deadline(deadline, provider.name, provider.crawl, self.url, depth=self.depth,
                                  limit=self.limit)
-        return parse_crawl_envelope(env, str(provider.name))[: self.limit]
+        return parse_crawl_envelope(env, str(provider.name), self.limit)
 
     async def acall(self, provider: WebSearchProvider) -> list[Page]:
         deadline = deadline_for("crawl", pages=self.limit)
         env = await acall_with_deadline(deadline, provider.name, provider.crawl, self.url,
                                         depth=self.depth, limit=self.limit)
-        return parse_crawl_envelope(env, str(provider.name))[: self.limit]
+        return parse_crawl_envelope(env, str(provider.name), self.limit)
 
     def _result(
         self, pages: list[Page], provider: str, attempts: list[Attempt], *, cached_at: str = ""
