@@ -84,7 +84,6 @@ def imagine_many(
     before any request, when it would pass the budget.
     """
     todo = list(prompts)
-    flags = {"new": new, "no_cache": no_cache, "refresh": refresh}
     if ledger.budget() is not None:
         fresh, usd = estimate_batch(
             todo, backend=backend, model=model, aspect=resolve_aspect_ratio(aspect_ratio), n=n, seed=seed,
@@ -92,6 +91,7 @@ def imagine_many(
         )  # fmt: skip
         price = "at an unknown price" if usd is None else f"at ${usd:.3f}"
         ledger.check_budget(usd or 0.0, f"imagine_many: {fresh} new image(s) {price}")
+    flags: dict[str, Any] = {"new": new, "no_cache": no_cache, "refresh": refresh}
     one = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )

@@ -19,7 +19,7 @@ class BatchResult(list[Any]):
         values: Iterable[Any],
         *,
         items: Sequence[Any] = (),
-        rows: Callable[[Sequence[Any], list[Any]], list[dict[str, Any]]] | None = None,
+        rows: Callable[[list[Any], list[Any]], list[dict[str, Any]]] | None = None,
         columns: Sequence[str] = (),
     ) -> None:
         super().__init__(values)

@@ -156,8 +156,9 @@ def extract_many(
     """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame."""
     todo = list(urls)
     rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache, refresh))
-    flags = {"no_cache": no_cache, "refresh": refresh}
-    one = functools.partial(_extract_one, backend=backend, max_chars=max_chars, **flags)
+    one = functools.partial(
+        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+    )
     results = run_batch(
         one,
         todo,

@@ -53,8 +53,8 @@ def run_cache(args: list[str]) -> Any:
         replaying = f"; replaying {stats['replay_file']}" if stats["replay_file"] else ""
         return Table("Result store", ["item", "count"], rows, note=f"cache.mode: {stats['mode']}{replaying}")
     if action == "entries" and len(args) <= 2:
-        rows = cache.entries(kind=args[1] if len(args) > 1 else None, limit=50)
-        cells = [[r["kind"], r["request"], r["provider"], r["created"], r["items"]] for r in rows]
+        found = cache.entries(kind=args[1] if len(args) > 1 else None, limit=50)
+        cells = [[r["kind"], r["request"], r["provider"], r["created"], r["items"]] for r in found]
         return Table("Cached answers (newest 50)", ["kind", "request", "provider", "created", "items"], cells)
     if action == "clear" and len(args) <= 2:
         cache.clear(args[1] if len(args) > 1 else None)

@@ -97,11 +97,6 @@ def _local_or_url(text: str) -> Any:
     return text
 
 
-def _cache_flags(args: Any) -> dict[str, bool]:
-    """``--no-cache`` / ``--refresh`` as the SDK's keyword arguments."""
-    return {"no_cache": bool(args.no_cache), "refresh": bool(args.refresh)}
-
-
 def _parse(func: Callable[..., Any], line: str) -> Any:
     try:
         return parse_argstring(func, line)
@@ -189,7 +184,9 @@ class HermesMagics(Magics):
                 raise UsageError("%web_search needs a query, e.g. %web_search -n 3 jupyter widgets")
             from hermes_nb import web  # lazy: keeps %load_ext fast
 
-            result = web.search(query, args.limit, backend=args.backend, **_cache_flags(args))
+            result = web.search(
+                query, args.limit, backend=args.backend, no_cache=args.no_cache, refresh=args.refresh
+            )
             return self._store(args.output, result.envelope if args.json else result)
         if args.query:
             raise UsageError("%%web_search takes its queries from the cell body, one per line")
@@ -200,7 +197,9 @@ class HermesMagics(Magics):
         from hermes_nb.notebook.rendering import ResultList  # lazy: keeps %load_ext fast
 
         results = ResultList(
-            batch.search_many(queries, limit=args.limit, backend=args.backend, **_cache_flags(args))
+            batch.search_many(
+                queries, limit=args.limit, backend=args.backend, no_cache=args.no_cache, refresh=args.refresh
+            )
         )
         value: Any = [r.envelope for r in results] if args.json else results
         return self._store(args.output, value)
@@ -221,7 +220,9 @@ class HermesMagics(Magics):
         urls = [_local_or_url(_text([self._fill(u)])) for u in args.urls]
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
-        result = web.extract(urls, backend=args.backend, max_chars=args.max_chars, **_cache_flags(args))
+        result = web.extract(
+            urls, backend=args.backend, max_chars=args.max_chars, no_cache=args.no_cache, refresh=args.refresh
+        )
         return self._store(args.output, result)
 
     @no_var_expand
@@ -243,7 +244,14 @@ class HermesMagics(Magics):
 
         return self._store(
             args.output,
-            web.crawl(url, depth=args.depth, limit=args.limit, backend=args.backend, **_cache_flags(args)),
+            web.crawl(
+                url,
+                depth=args.depth,
+                limit=args.limit,
+                backend=args.backend,
+                no_cache=args.no_cache,
+                refresh=args.refresh,
+            ),
         )
 
     # ------------------------------------------------------------------ images
@@ -289,7 +297,7 @@ class HermesMagics(Magics):
             n=args.n,
             seed=args.seed,
             new=args.new,
-            **_cache_flags(args),
+            no_cache=args.no_cache, refresh=args.refresh,
         )
         return self._store(args.output, result)
 

@@ -76,7 +76,7 @@ def _pdf(path: Path, fallback: str) -> tuple[str, str]:
     try:
         reader = PdfReader(path)
         text = "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
-        title = str((reader.metadata or {}).get("/Title") or "").strip()
+        title = str((reader.metadata.title if reader.metadata else "") or "").strip()
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
         raise InvalidInputError(f"unreadable PDF: {exc}") from exc
     return title or fallback, text
