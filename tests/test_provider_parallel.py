@@ -142,3 +142,11 @@ def test_explicit_backend(parallel) -> None:
 
     res = hn.search("tidal power", limit=2, backend="parallel")
     assert res.provider == "parallel" and len(res) == 2
+
+
+def test_base_url_from_the_vendor_env_var(parallel, emu: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = config.get("web.parallel.base_url")
+    config.unset("web.parallel.base_url")
+    monkeypatch.setenv("PARALLEL_BASE_URL", base)
+    assert len(parallel.search("q", limit=1)["data"]["web"]) == 1
+    assert emu.requests_for("parallel")[0].path == "/parallel/v1/search"

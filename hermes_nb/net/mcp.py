@@ -8,6 +8,7 @@ call is the protocol's handshake (``initialize``, ``notifications/initialized``)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -17,6 +18,8 @@ from hermes_nb.errors import HermesError, InvalidInputError, ParseError, Provide
 from hermes_nb.net.http_client import HttpClient
 
 __all__ = ["PROTOCOL_VERSION", "call_tool", "tool_text"]
+
+ErrorMap = Callable[[httpx.Response], "HermesError | None"]
 
 PROTOCOL_VERSION = "2025-06-18"
 _ACCEPT = "application/json, text/event-stream"
@@ -30,7 +33,7 @@ def call_tool(
     arguments: dict[str, Any],
     *,
     headers: dict[str, str] | None = None,
-    error_map: Any = None,
+    error_map: ErrorMap | None = None,
 ) -> dict[str, Any]:
     """The ``result`` of ``tools/call`` for ``tool`` on the MCP server at ``url`` (handshake included)."""
     base = {"Accept": _ACCEPT, **(headers or {})}

@@ -12,6 +12,7 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ParseError,
     ProviderAuthError,
+    ProviderUnavailableError,
     RateLimitedError,
     WebSearchProvider,
     config,
@@ -95,9 +96,7 @@ class ExaProvider(WebSearchProvider):
             for url in urls:
                 try:
                     text = self._mcp("crawling_exa", {"url": url, "maxCharacters": 20000})
-                except HermesError as exc:
-                    if exc.code != "PROVIDER_UNAVAILABLE":
-                        raise
+                except ProviderUnavailableError as exc:  # the tool's own failure: this URL only
                     found[url] = _failed(url, exc.message)
                     continue
                 for item in _records(text)[:1]:

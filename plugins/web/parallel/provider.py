@@ -21,6 +21,7 @@ from hermes_nb.provider_api import (
 )
 
 KEY_ENV = "PARALLEL_API_KEY"
+BASE_URL_ENV = "PARALLEL_BASE_URL"  # as the vendor's SDK reads it
 DEFAULT_BASE_URL = "https://api.parallel.ai"
 DEFAULT_MCP_URL = "https://search-mcp.parallel.ai/mcp"
 MAX_RESULTS = 20
@@ -127,7 +128,8 @@ class ParallelProvider(WebSearchProvider):
         }
 
     def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        base = str(config.get("web.parallel.base_url") or DEFAULT_BASE_URL).rstrip("/")
+        base = config.get("web.parallel.base_url") or config.get_env_value(BASE_URL_ENV) or DEFAULT_BASE_URL
+        base = str(base).rstrip("/")
         body = get_client(self.name).post_json(
             f"{base}{path}",
             json=payload,
