@@ -113,12 +113,15 @@ def attempts_text(attempts: Iterable[Any]) -> str:
     return " → ".join(parts)
 
 
-def cache_note(result: Any) -> str:
-    """``from the cache (2026-11-24T10:31:02Z)`` for a cached result, else an empty string."""
+def cache_note(result: Any, *, when: bool = True) -> str:
+    """``from the cache (2026-11-24T10:31:02Z)`` for a cached result, else an empty string.
+
+    ``when=False`` leaves the time out: ``text/plain`` stays free of timestamps (nbval compares it).
+    """
     if not getattr(result, "cached", False):
         return ""
-    when = getattr(result, "cached_at", "") or getattr(result, "created", "")
-    return f"from the cache ({when})" if when else "from the cache"
+    at = getattr(result, "cached_at", "") or getattr(result, "created", "")
+    return f"from the cache ({at})" if at and when else "from the cache"
 
 
 def provenance_html(*parts: str, duration: Any = None) -> str:

@@ -100,7 +100,7 @@ def _image_text(img: Any) -> str:
     return (
         f"ImageResult(provider={img.provider!r}, model={getattr(img, 'model', None)!r}, "
         f"aspect_ratio={getattr(img, 'aspect_ratio', None)!r}, seed={getattr(img, 'seed', None)!r}, "
-        f"{size}, sha256={digest})" + (f" {cache_note(img)}" if getattr(img, "cached", False) else "")
+        f"{size}, sha256={digest})" + (" from the cache" if getattr(img, "cached", False) else "")
     )
 
 

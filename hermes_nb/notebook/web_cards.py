@@ -34,7 +34,7 @@ def _search_text(res: Any) -> str:
     hits = list(getattr(res, "hits", []) or [])
     head = f"SearchResult(query={res.query!r}, provider={res.provider!r}, hits={len(hits)})"
     shown = hits[: max_results()]
-    lines = [head + (f" {cache_note(res)}" if res.cached else "")]
+    lines = [head + (f" {cache_note(res, when=False)}" if res.cached else "")]
     for hit in shown:
         mark = f" [{_MODEL_MARK}]" if getattr(hit, "model_generated", False) else ""
         lines.append(f"{hit.position:>3}. {shorten(hit.title, 90)}{mark}")
@@ -156,7 +156,7 @@ def _single_page_html(page: Any) -> str:
 
 def _extract_text(res: Any) -> str:
     pages = list(res.pages)
-    note = f" {cache_note(res)}" if getattr(res, "cached", False) else ""
+    note = f" {cache_note(res, when=False)}" if getattr(res, "cached", False) else ""
     lines = [f"ExtractResult(provider={res.provider!r}, pages={len(pages)}){note}"]
     lines += [_page_text(p) for p in pages]
     return "\n".join(lines)
@@ -179,7 +179,7 @@ def _extract_html(res: Any) -> str:
 
 def _crawl_text(res: Any) -> str:
     pages = list(res.pages)
-    note = f" {cache_note(res)}" if getattr(res, "cached", False) else ""
+    note = f" {cache_note(res, when=False)}" if getattr(res, "cached", False) else ""
     lines = [f"CrawlResult(start_url={res.start_url!r}, provider={res.provider!r}, pages={len(pages)}){note}"]
     lines += [_page_text(p) for p in pages]
     return "\n".join(lines)
