@@ -174,3 +174,12 @@ def test_timeout_and_malformed_json(openserp, emu: Emulator) -> None:
     emu.fail("openserp", "malformed_json")
     with pytest.raises(ParseError):
         openserp.search("q")
+
+
+def test_explicit_and_auto_selection(openserp, emu: Emulator) -> None:
+    import hermes_nb as hn
+
+    config.set("cache.mode", "off")
+    assert hn.search("chosen", limit=2, backend="openserp").provider == "openserp"
+    auto = hn.search("self-hosted beats keyless", limit=2)
+    assert auto.provider == "openserp" and [a.provider for a in auto.attempts] == ["openserp"]

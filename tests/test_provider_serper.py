@@ -136,3 +136,13 @@ def test_base_url_setting_is_honoured(serper, emu: Emulator) -> None:
     config.set("web.serper.base_url", emu.url + "/serper/")
     serper.search("slash")
     assert emu.requests_for("serper")[0].path == "/serper/search"
+
+
+def test_explicit_and_auto_selection(serper, emu: Emulator) -> None:
+    import hermes_nb as hn
+
+    config.set("cache.mode", "off")
+    explicit = hn.search("chosen", limit=2, backend="serper")
+    assert explicit.provider == "serper" and len(explicit) == 2
+    auto = hn.search("only keyed one", limit=2)  # no other key is set: serper leads the commercial tier
+    assert auto.provider == "serper" and [a.provider for a in auto.attempts] == ["serper"]
