@@ -72,7 +72,8 @@ def read(text: str) -> Outcome:
         elif kind == "response.output_item.done":
             _take_item(outcome, event.get("item"))
         elif kind in ("response.completed", "response.failed", "response.incomplete"):
-            response = event.get("response") if isinstance(event.get("response"), dict) else {}
+            found = event.get("response")
+            response: dict[str, Any] = found if isinstance(found, dict) else {}
             for item in response.get("output") or []:
                 _take_item(outcome, item)
             if isinstance(response.get("usage"), dict):
