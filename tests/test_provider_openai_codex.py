@@ -185,3 +185,16 @@ def test_sse_parser_tolerates_unknown_events_and_comments() -> None:
         "type": "image_generation_call",
         "size": "1024x1024",
     }
+
+
+def test_an_api_key_alone_still_selects_openai() -> None:
+    load_plugins()
+    config.set_key("OPENAI_API_KEY", "sk-emu-codex-0123456789")
+    provider = image_providers.get("openai-codex")
+    assert provider is not None and not provider.is_available()
+    assert images.resolve_image_provider().name == "openai"
+    config.set("image_gen.provider", "openai-codex")
+    assert provider.is_available() and images.resolve_image_provider().name == "openai-codex"
+    config.set("image_gen.provider", None)
+    write_login()
+    assert provider.is_available()

@@ -64,8 +64,12 @@ class OpenAICodexImageProvider(ImageGenProvider):
         return "OpenAI (Codex sign-in)"
 
     def is_available(self) -> bool:
-        credential = auth.resolve()
-        return bool(credential and credential.secret)
+        # A Codex login makes it available; OPENAI_API_KEY only when it is the chosen provider, so
+        # that the key alone keeps selecting ``openai`` (a key never opts into a second backend).
+        if auth.codex_login()[0]:
+            return True
+        chosen = str(config.get("image_gen.provider") or "").strip().lower() == self.name
+        return chosen and bool(config.resolve_key(auth.KEY_ENV))
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
@@ -100,7 +104,8 @@ class OpenAICodexImageProvider(ImageGenProvider):
             "badge": "subscription",
             "tag": "gpt-image-2 with your ChatGPT/Codex login, or an OpenAI API key",
             "env_vars": [],
-            "install": f"sign in with `hermes auth codex` ($HERMES_HOME/auth.json) or set {auth.KEY_ENV}",
+            "install": "sign in with `hermes auth codex` ($HERMES_HOME/auth.json), or set "
+            f"image_gen.provider to 'openai-codex' to use {auth.KEY_ENV}",
         }
 
     def generate(
