@@ -103,7 +103,7 @@ def test_imagine_many_refuses_an_over_budget_batch_before_any_request(emu: Emula
     prompts = [f"prompt {i}" for i in range(5)]
     with pytest.raises(errors.InvalidInputError) as refused:
         hn.imagine_many(prompts, quality="low", progress=False)
-    assert f"imagine_many: 5 new image(s) at ${5 * price:.3f}" in str(refused.value)
+    assert f"imagine_many (5 new image(s)) is estimated at ${5 * price:.3f}" in str(refused.value)
     assert _generations(emu) == before
     done = hn.imagine_many(prompts[:3], quality="low", progress=False)
     assert len(done.ok) == 3 and not done.errors and _generations(emu) == before + 3

@@ -21,6 +21,8 @@ EXPECTED = [
     "05_writing_a_plugin",
     "06_tools_hooks_and_llms",
     "07_testing_your_notebooks_offline",
+    "08_record_and_replay",
+    "09_batches_to_datasets",
 ]
 
 

@@ -89,8 +89,8 @@ def imagine_many(
             todo, backend=backend, model=model, aspect=resolve_aspect_ratio(aspect_ratio), n=n, seed=seed,
             options=options, all_fresh=new or refresh or no_cache,
         )  # fmt: skip
-        price = "at an unknown price" if usd is None else f"at ${usd:.3f}"
-        ledger.check_budget(usd or 0.0, f"imagine_many: {fresh} new image(s) {price}")
+        unknown = ", price unknown" if usd is None else ""
+        ledger.check_budget(usd or 0.0, f"imagine_many ({fresh} new image(s){unknown})")
     flags: dict[str, Any] = {"new": new, "no_cache": no_cache, "refresh": refresh}
     one = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
