@@ -247,6 +247,8 @@ def _build_apis() -> dict[str, Api]:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = False
+    # socketserver's default backlog (5) drops connects from a 32-wide batch; clients then wait ~1 s to retry.
+    request_queue_size = 128
     emulator: Emulator
 
 
