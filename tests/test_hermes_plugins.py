@@ -199,9 +199,27 @@ def test_brave_free_answers_when_its_endpoint_is_routed_to_the_emulator(
     _assert_search(_web("brave-free").search("hermes notebooks", limit=3), "brave-free")
 
 
-def test_ddgs_is_registered_and_keyless(served: Emulator) -> None:
-    provider = _web("ddgs")  # it scrapes search engines directly: nothing to point at the emulator
-    assert provider.supports_search() and not provider.supports_extract()
+def test_ddgs_answers_through_a_stand_in_client(served: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    ddgs = pytest.importorskip("ddgs")  # it scrapes search engines itself: no endpoint to point elsewhere
+
+    class StandIn:
+        def __init__(self, timeout: int = 0) -> None:
+            self.timeout = timeout
+
+        def __enter__(self) -> StandIn:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def text(self, query: str, max_results: int = 5) -> list[dict[str, str]]:
+            hits = range(max_results)
+            return [{"title": query, "href": f"https://duck.example/{i}", "body": "b"} for i in hits]
+
+    monkeypatch.setattr(ddgs, "DDGS", StandIn)
+    provider = _web("ddgs")
+    assert provider.is_available() and not provider.supports_extract()
+    _assert_search(provider.search("hermes notebooks", limit=2), "ddgs")
 
 
 def _assert_image(result: Any, name: str) -> None:
