@@ -34,6 +34,8 @@ class Services:
     before_discovery: Callable[[], None] = staticmethod(_nothing)
     #: ``builtin_tools(registry)`` registers the built-in tools into a tool registry
     builtin_tools: Callable[[Any], None] = staticmethod(_nothing)
+    #: ``check_setting(key, value, providers)`` raises when a config value would break something later
+    check_setting: Callable[[str, Any, bool], None] = staticmethod(_nothing)
 
 
 services = Services()

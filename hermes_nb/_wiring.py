@@ -39,9 +39,16 @@ def _render(obj: Any) -> dict[str, Any]:
     return rendering.mimebundle(obj)
 
 
+def _check_setting(key: str, value: Any, providers: bool) -> None:
+    from hermes_nb.plugins.config_schema import check_setting  # the schema needs the provider registries
+
+    check_setting(key, value, providers=providers)
+
+
 def wire() -> None:
     """Fill every slot (idempotent)."""
     services.load_plugins = _load_plugins
     services.before_discovery = _hermes_names
     services.builtin_tools = _builtin_tools
     services.render = _render
+    services.check_setting = _check_setting

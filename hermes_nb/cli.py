@@ -229,7 +229,19 @@ def _doctor(args: argparse.Namespace) -> int:
         _out(f"  {row['key']}: {row['error']}")
     for problem in loader.get_plugin_manager().problems:
         _out(f"  {problem}")
-    return 0
+    return _doctor_checks()
+
+
+def _doctor_checks() -> int:
+    from hermes_nb.notebook.doctor import run_checks  # lazy: starts an emulator
+
+    _out("checks (by doing):")
+    checks = run_checks()
+    for check in checks:
+        _out(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+        if not check.ok:
+            _out(f"       fix: {check.fix}")
+    return 0 if all(check.ok for check in checks) else 1
 
 
 def _cache(args: argparse.Namespace) -> int:

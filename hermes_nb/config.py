@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hermes_nb._services import services
 from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.redaction import MASK, is_secret_name, register_secret
@@ -247,6 +248,7 @@ def set(key: str, value: Any, *, persist: bool = False) -> None:  # noqa: A001 -
             f"{key} looks like a secret; use hn.config.set_key('{key.rsplit('.', 1)[-1].upper()}', ...) "
             "or the environment instead of the config"
         )
+    services.check_setting(key, value, persist)  # unknown key, wrong type, unknown provider: refused here
     with _lock:
         _overrides[key] = value
     if persist:

@@ -283,6 +283,11 @@ def _cmd_doctor(args: list[str]) -> Any:
         rows.append(
             [module, "✅" if found else "–", "installed" if found else f"pip install 'hermes_nb[{extra}]'"]
         )
+    from hermes_nb.notebook.doctor import run_checks  # lazy: starts an emulator
+
+    for check in run_checks():
+        detail = check.detail if check.ok else f"{check.detail} — fix: {check.fix}"
+        rows.append([check.name, "✅" if check.ok else "❌", detail])
     return Table("hermes_nb doctor", ["check", "ok", "detail"], rows)
 
 

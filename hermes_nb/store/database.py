@@ -181,6 +181,19 @@ class Store(PageIndex):
             self._connections.clear()
         self._local = threading.local()
 
+    def check_writable(self) -> None:
+        """Take the write lock and write a probe row, then roll back; ``StoreError`` says why it failed."""
+        with self._write_lock:
+            conn = self._connect()
+            try:
+                while_busy(lambda: conn.execute("BEGIN IMMEDIATE"))
+                try:
+                    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write_probe', '1')")
+                finally:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                raise self._fail(exc) from exc
+
     @property
     def schema_version(self) -> int:
         with self._read() as conn:

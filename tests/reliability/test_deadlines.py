@@ -165,8 +165,8 @@ def test_a_hanging_image_provider_times_out(release: threading.Event) -> None:
     assert spent < WITHIN_S and exc.provider == "sleepy" and "image_gen.timeout" in str(exc)
 
 
-def test_a_deadline_that_is_not_a_number_names_the_key() -> None:
-    config.set("web.deadline", "abc")
+def test_a_deadline_that_is_not_a_number_names_the_key(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("web:\n  deadline: abc\n")  # set refuses it; a file can hold it
     with pytest.raises(errors.InvalidInputError, match=r"web\.deadline = 'abc'"):
         deadline.deadline_for("search")
 

@@ -1,0 +1,135 @@
+"""The doctor's checks, run by doing: convert a sample page, search and generate an image against an
+in-process emulator, write to the store, validate config.yaml. Shared by ``%hermes doctor`` and
+``hermes-nb doctor``; every failure carries its fix.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from hermes_nb.errors import HermesError
+
+__all__ = ["Check", "SAMPLE_PAGE", "run_checks"]
+
+#: A built-in page: converting it proves the HTML → Markdown stack is installed and works.
+SAMPLE_PAGE = """<!doctype html><html lang="en"><head><title>Doctor sample</title></head><body><article>
+<h1>Doctor sample</h1>
+<p>The hermes_nb doctor converts this paragraph to Markdown to prove extraction works.</p>
+<p>A second paragraph gives the main-text extractor enough to keep as the article body.</p>
+</article></body></html>"""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's outcome: ``fix`` says what to do when ``ok`` is false."""
+
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def _convert() -> str:
+    from hermes_nb.web import content  # lazy: the converter is heavy
+
+    doc = content.convert(SAMPLE_PAGE, "text/html", url="about:doctor-sample")
+    if "converts this paragraph to Markdown" not in doc.content or "<p>" in doc.content:
+        raise RuntimeError(f"the sample page came back as {doc.content[:80]!r}, not its Markdown text")
+    return f"sample page → {len(doc.content)} characters of Markdown"
+
+
+def _config() -> str:
+    from hermes_nb import config
+    from hermes_nb.plugins.config_schema import config_problems  # lazy: loads the provider registries
+
+    problems = config_problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    return f"{config.get_hermes_home() / 'config.yaml'} is valid (or absent)"
+
+
+def _store() -> str:
+    from hermes_nb.store.database import get_store
+
+    store = get_store()
+    store.check_writable()
+    return f"{store.path} is writable"
+
+
+@contextmanager
+def _emulated(providers: list[str]) -> Iterator[None]:
+    """An in-process emulator for ``providers`` and a throw-away ``HERMES_HOME`` (no cache, no files kept)."""
+    from hermes_nb.testing import Emulator, use_emulator  # lazy: only the doctor starts an emulator
+
+    previous = os.environ.get("HERMES_HOME")
+    with tempfile.TemporaryDirectory(prefix="hermes-nb-doctor-") as home, Emulator(seed=0) as emu:
+        os.environ["HERMES_HOME"] = home
+        try:
+            with use_emulator(emu, providers):
+                yield
+        finally:
+            if previous is None:
+                os.environ.pop("HERMES_HOME", None)
+            else:
+                os.environ["HERMES_HOME"] = previous
+
+
+def _search() -> str:
+    from hermes_nb.plugins.registry import web_providers
+    from hermes_nb.web import search
+
+    if web_providers.get("brave") is None:
+        return "skipped: the bundled brave provider is not installed"
+    with _emulated(["brave"]):
+        result = search("hermes notebook", limit=3, backend="brave", no_cache=True)
+    if not result.hits:
+        raise RuntimeError("the emulated search answered with no hits")
+    return f"search via the emulator → {len(result.hits)} hits"
+
+
+def _image() -> str:
+    from hermes_nb.images import imagine
+    from hermes_nb.plugins.registry import image_providers
+
+    if image_providers.get("openai") is None:
+        return "skipped: the bundled openai provider is not installed"
+    with _emulated(["openai"]):
+        result = imagine("a doctor's check", backend="openai", no_cache=True)
+        first = result if not isinstance(result, list) else result[0]
+        size = getattr(first, "width", 0), getattr(first, "height", 0)
+    if not all(size):
+        raise RuntimeError("the emulated image generation kept no image")
+    return f"image via the emulator → {size[0]}×{size[1]}"
+
+
+_FIXES = {
+    "HTML → Markdown": "pip install --upgrade hermes_nb in the kernel's environment, then restart the kernel",
+    "config.yaml": "edit config.yaml or run `hermes-nb config set KEY VALUE` with a valid value",
+    "store": "make $HERMES_HOME writable, close processes holding the store, or move a damaged file away",
+    "search (emulator)": "reinstall hermes_nb; if it persists, report it with the detail above",
+    "image generation (emulator)": "reinstall hermes_nb (pillow is required); report it if it persists",
+}
+_CHECKS: list[tuple[str, Callable[[], str]]] = [
+    ("HTML → Markdown", _convert),
+    ("config.yaml", _config),
+    ("store", _store),
+    ("search (emulator)", _search),
+    ("image generation (emulator)", _image),
+]
+
+
+def run_checks() -> list[Check]:
+    """Run every check; none raises, each failure says why and how to fix it."""
+    out = []
+    for name, check in _CHECKS:
+        try:
+            out.append(Check(name, True, check()))
+        except Exception as exc:  # reported, not raised: the doctor must finish
+            detail = exc.message if isinstance(exc, HermesError) else f"{type(exc).__name__}: {exc}"
+            fix = exc.details.get("fix", "") if isinstance(exc, HermesError) else ""
+            out.append(Check(name, False, detail, str(fix) or _FIXES[name]))
+    return out
