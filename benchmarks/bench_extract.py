@@ -1,6 +1,10 @@
 """HTML → Markdown throughput on one core: hermes_nb's pipeline vs ``trafilatura.extract`` directly.
 
-Run: ``python benchmarks/bench_extract.py [--pages 40] [--rounds 5]``. The pages are generated
+Run: ``python benchmarks/bench_extract.py [--pages 40] [--rounds 5]``; the whole fetch-and-extract of a
+batch through ``hn.extract([...])`` (pages served from a loopback server in another process) against
+``trafilatura.extract(markdown)`` on the same HTML: ``python benchmarks/bench_extract.py --batch
+[--cores 1|0] [--corpus DIR]`` (``--cores 0``: every core; the corpus defaults to Readability's test
+pages when present, else the generated pages). The pages are generated
 deterministically (long articles, docs pages with tables and code, forum-like threads, short news),
 ~2-40 KB each. Every side sees the same pages; rounds interleave the sides so drift in machine load
 hits all of them. Two baselines: ``trafilatura.extract(output_format="markdown")`` (Markdown only,
@@ -15,7 +19,11 @@ import html
 import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 WORDS = [
     "data",
@@ -164,11 +172,99 @@ def _same_call(pages: list[str]) -> float:
     return time.perf_counter() - start
 
 
+CORPUS = "/work/shared/corpora/readability-test-pages"
+
+
+def _serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A loopback HTTP server for ``folder`` in its own process; returns it and its base URL."""
+    code = (
+        "import functools, http.server, sys\n"
+        "class Quiet(http.server.SimpleHTTPRequestHandler):\n"
+        "    def log_message(self, *a): pass\n"
+        "h = functools.partial(Quiet, directory=sys.argv[1])\n"
+        "s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), h)\n"
+        "print(s.server_address[1], flush=True)\n"
+        "s.serve_forever()\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, folder], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline())
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _batch_pages(corpus: str, count: int) -> dict[str, str]:
+    """``{file name: html}``: the corpus's source pages, or generated pages when it is absent."""
+    root = Path(corpus)
+    if root.is_dir():
+        found = sorted(p for p in root.iterdir() if (p / "source.html").is_file())
+        return {f"{p.name}.html": (p / "source.html").read_text(encoding="utf-8", errors="replace") for p in found}
+    return {f"page{i}.html": make_page(i) for i in range(count)}
+
+
+def batch(args: argparse.Namespace) -> None:
+    """Fetch-and-extract through ``hn.extract`` vs ``trafilatura.extract`` on the same HTML, same run."""
+    import trafilatura
+
+    import hermes_nb as hn
+
+    if args.cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: args.cores]))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    pages = _batch_pages(args.corpus, args.pages)
+    with tempfile.TemporaryDirectory() as folder:
+        for name, page in pages.items():
+            Path(folder, name).write_text(page, encoding="utf-8")
+        server, base = _serve(folder)
+        try:
+            hn.config.set("security.allow_private_urls", True)
+            hn.config.set("web.max_retries", 0)
+            urls = [f"{base}/{name}" for name in pages]
+            texts = [Path(folder, name).read_text(encoding="utf-8") for name in pages]
+
+            def ours() -> float:
+                start = time.perf_counter()
+                res = hn.extract(urls, backend="direct", no_cache=True)
+                spent = time.perf_counter() - start
+                failed = [p.url for p in res.pages if getattr(p, "error", None)]
+                assert not failed, f"pages failed: {failed[:3]}"
+                return spent
+
+            def base_side() -> float:
+                start = time.perf_counter()
+                for text in texts:
+                    trafilatura.extract(text, output_format="markdown")
+                return time.perf_counter() - start
+
+            ours()  # warm: worker processes, imports, connection pool
+            base_side()
+            times: dict[str, list[float]] = {"ours": [], "base": []}
+            for r in range(args.rounds):
+                for name, side in ((("ours", ours), ("base", base_side)) if r % 2 == 0
+                                   else (("base", base_side), ("ours", ours))):
+                    times[name].append(side())
+        finally:
+            server.terminate()
+            server.wait()
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["base"] / med["ours"]
+    size_kb = sum(len(t) for t in pages.values()) / 1024
+    print(f"pages: {len(pages)} ({size_kb:.0f} KB), rounds: {args.rounds}, cores: {cores}")
+    print(f"hn.extract(batch, direct) fetch+extract : {len(pages) / med['ours']:7.1f} pages/s")
+    print(f"trafilatura.extract markdown (no fetch)  : {len(pages) / med['base']:7.1f} pages/s")
+    print(f"speed ratio (ours / trafilatura)         : {ratio:.2f} (target >= 1.0)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--batch", action="store_true", help="fetch-and-extract through hn.extract")
+    parser.add_argument("--cores", type=int, default=0, help="with --batch: cores to use (0: all)")
+    parser.add_argument("--corpus", default=CORPUS, help="with --batch: folder of <page>/source.html")
     args = parser.parse_args()
+    if args.batch:
+        batch(args)
+        return
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
     pages = [make_page(i) for i in range(args.pages)]

@@ -3,6 +3,7 @@ parameters (registered for redaction), and redacted excerpts of error bodies."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,6 +14,7 @@ from hermes_nb.redaction import is_secret_name, redact, register_secret
 __all__ = ["user_agent", "body_excerpt", "register_request_secrets"]
 
 
+@functools.cache  # the installed version does not change while the process runs
 def user_agent() -> str:
     """``hermes_nb/<version> (+https://github.com/hermes-nb/hermes_nb)``."""
     try:

@@ -14,14 +14,22 @@ _VISIBLE_TEXT = (
 )
 
 
+_parser: Any = None
+
+
 def parse_html(html: str) -> Any | None:
     """The page as an ``lxml.html`` tree, or ``None`` when lxml cannot make one."""
     import lxml.html  # heavy: only pages that are HTML pay for it
 
     if "<?xml" in html[:100]:  # lxml refuses str input with an encoding declaration
         html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
+    global _parser
+    if _parser is None:
+        # Comments and processing instructions dropped while parsing: every extractor skips them anyway.
+        _parser = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, remove_comments=True,
+                                       remove_pis=True)
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(html, parser=_parser)
     except (ValueError, TypeError, lxml.etree.ParserError):
         return None
 
@@ -30,9 +38,8 @@ def drop_hidden(root: Any) -> int:
     """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count them."""
     doomed = [
         el
-        for el in root.iter("*")
-        if isinstance(el.tag, str)
-        and el.tag not in ("html", "body")
+        for el in root.xpath("//*[@hidden or @style]")
+        if el.tag not in ("html", "body")
         and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
     ]
     for el in doomed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,21 +33,29 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def _converter_pool() -> Executor | None:
-    """One process per core for converting pages, kept for the session; None on a single core."""
+    """One process per core for converting pages, kept for the session; None on one core or off Linux.
+
+    Workers are forked (Linux): they start with the converter already imported and never re-run the
+    user's ``__main__`` (a script without a main guard stays safe). They are all forked at once,
+    here, before this call starts its fetch threads.
+    """
     global _pool
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if cores < 2:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    if cores < 2 or not sys.platform.startswith("linux"):
         return None
     try:
-        html_converter_ready()
+        html_converter_ready()  # imported here, so forked workers inherit it
     except HermesError:  # a broken install: convert here, so each page fails with the fix
         return None
     with _pool_lock:
         if _pool is None:
-            # forkserver: workers start from a clean process, not a fork of a threaded kernel.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            _pool = ProcessPoolExecutor(max_workers=cores, mp_context=context)
+            pool = ProcessPoolExecutor(max_workers=cores, mp_context=multiprocessing.get_context("fork"))
+            try:
+                pool.submit(os.getpid).result()  # fork every worker now (fork pools start all at once)
+            except (BrokenProcessPool, OSError):
+                pool.shutdown(wait=False)
+                return None
+            _pool = pool
         return _pool
 
 
