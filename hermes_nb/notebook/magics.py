@@ -316,7 +316,7 @@ class HermesMagics(Magics):
             %hermes use search|extract|crawl|image PROVIDER   select a provider (auto: undo)
             %hermes config [show|get KEY|set KEY VALUE]       effective settings (never secrets)
             %hermes tools [list|call NAME JSON]      registered tools
-            %hermes cache [stats|clear]              the result store
+            %hermes cache [stats|entries|clear|export|load|drift|costs]   the result store
             %hermes doctor                           check the installation
         """
         from hermes_nb.notebook import hermes_command as _hermes_command  # lazy: keeps %load_ext fast
