@@ -1,4 +1,4 @@
-"""The ``hermes-nb`` command: plugins, tools, config, doctor, emulate, demo, and plugin commands.
+"""The ``hermes-nb`` command: plugins, tools, cache, config, doctor, emulate, demo, and plugin commands.
 
 Exit codes: 0 ok, 1 runtime error (one line on stderr, no traceback), 2 usage error.
 """
