@@ -93,7 +93,7 @@ def test_allowed_and_excluded_domains(xai, emu: Emulator) -> None:
         {"type": "web_search", "filters": {"allowed_domains": ["arxiv.org", "nature.com"]}}
     ]
     config.set("web.xai.allowed_domains", [])
-    config.set("web.xai.excluded_domains", "docs.example.com, blog.example.org")
+    config.set("web.xai.excluded_domains", ["docs.example.com", "blog.example.org"])
     hits = xai.search("fusion", limit=4)["data"]["web"]
     assert not {h["url"].split("/")[2] for h in hits} & {"docs.example.com", "blog.example.org"}
     config.set("web.xai.allowed_domains", ["a.com"])
