@@ -45,6 +45,7 @@ class FirecrawlProvider(WebSearchProvider):
     """Firecrawl search, Markdown scrape and site crawl; a page it cannot read is a per-URL error."""
 
     poll_interval_s = 2.0  # between crawl status polls (tests set 0)
+    keyless_capabilities = ("search", "extract")  # keyless mode: search and scrape, not crawl
 
     @property
     def name(self) -> str:

@@ -29,6 +29,7 @@ class TavilyProvider(WebSearchProvider):
     """Tavily search, extract and crawl; failed URLs come back as per-URL errors."""
 
     tier = "commercial"
+    keyless_capabilities = ("search", "extract")  # keyless mode: search and extract, not crawl
 
     @property
     def name(self) -> str:
