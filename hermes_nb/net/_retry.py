@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
 import math
 import time
@@ -137,7 +138,12 @@ class Call:
         """None: ``resp`` is the answer. A number: wait that long and try again. Raises the final error."""
         status = resp.status_code
         if status < 400:
-            return None
+            # A JSON answer cut off in transit: a GET may be repeated, whatever its status said.
+            delay = self._retry_delay(None) if self.method in _IDEMPOTENT and _cut_off_json(resp) else None
+            if delay is not None:
+                log.info(redact(f"{self.client.provider}: truncated JSON from {safe_url(self.url)}; "
+                                f"retry {self.attempt}/{self.retries} in {delay:.2f}s"))
+            return delay
         retry_after = parse_retry_after(resp.headers, now=self.client._wall())
         if self.only_unsent:
             retryable = status == 429
@@ -190,3 +196,14 @@ class Call:
         log.info(redact(f"{provider}: {type(exc).__name__} on {where}; retry {self.attempt}/"
                         f"{self.retries} in {delay:.2f}s"))
         return delay
+
+
+def _cut_off_json(resp: httpx.Response) -> bool:
+    """The response says it is JSON but its body does not parse (truncated or garbled in transit)."""
+    if "json" not in resp.headers.get("content-type", "") or not resp.content:
+        return False
+    try:
+        json.loads(resp.content)
+    except (ValueError, UnicodeDecodeError):
+        return True
+    return False
