@@ -182,3 +182,10 @@ def test_explicit_crawl_through_the_sdk(firecrawl) -> None:
 
     res = hn.crawl("https://docs.example.com/", limit=2, backend="firecrawl")
     assert res.provider == "firecrawl" and len(res.pages) == 2
+
+
+def test_auto_mode_crawls_with_firecrawl_when_only_it_is_keyed(firecrawl) -> None:
+    import hermes_nb as hn
+
+    res = hn.crawl("https://docs.example.com/", limit=2)
+    assert res.provider == "firecrawl" and len(res.pages) == 2

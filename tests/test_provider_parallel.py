@@ -150,3 +150,10 @@ def test_base_url_from_the_vendor_env_var(parallel, emu: Emulator, monkeypatch: 
     monkeypatch.setenv("PARALLEL_BASE_URL", base)
     assert len(parallel.search("q", limit=1)["data"]["web"]) == 1
     assert emu.requests_for("parallel")[0].path == "/parallel/v1/search"
+
+
+def test_auto_mode_extracts_with_parallel_when_only_it_is_keyed(parallel) -> None:
+    import hermes_nb as hn
+
+    res = hn.extract(["https://docs.example.com/auto"])
+    assert res.provider == "parallel" and res.pages[0].content

@@ -149,3 +149,10 @@ def test_429_5xx_malformed_timeout(xai, emu: Emulator) -> None:
     emu.fail("xai", "timeout", seconds=1.0)
     with pytest.raises(TimeoutError_):
         xai.search("q")
+
+
+def test_auto_mode_searches_with_xai_when_only_it_is_keyed(xai) -> None:
+    import hermes_nb as hn
+
+    res = hn.search("fusion energy", limit=2)
+    assert res.provider == "xai" and all(hit.model_generated for hit in res)
