@@ -9,7 +9,7 @@ from hermes_nb import config
 from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
-from .choose import Choice, agreement, choose, confidence, prose_share, words
+from .choose import GROWTH, Choice, agreement, choose, confidence, prose_share, words
 from .document import Document
 from .metadata import page_metadata
 from .page_type import page_type
@@ -42,8 +42,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     primary = cands.trafilatura_candidate(root, url)
     # A second opinion where trafilatura is most often short of paragraphs (short results); longer
     # pages get one only when the first choice is not confident enough (below).
-    doubtful = primary.markdown and len(primary.markdown.split()) < SECOND_OPINION_WORDS
-    second = _readability(root) if doubtful else None
+    second = _readability(root) if _worth_second_opinion(primary.markdown, root) else None
     choice = choose(primary, second)
     tried = [primary.name] + ([second.name] if second is not None else [])
     threshold = _threshold(min_confidence)
@@ -83,6 +82,16 @@ def html_converter_ready(url: str | None = None) -> None:
             f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
             details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
         ) from exc
+
+
+def _worth_second_opinion(text: str, root: Any) -> bool:
+    """Short results only, and only where the page shows enough more text for readability to win."""
+    n = len(text.split())
+    if not n or n >= SECOND_OPINION_WORDS:
+        return False
+    # The second candidate replaces the first only when it is GROWTH times longer, and it can only
+    # take text the page shows: with less visible text than that, it cannot win.
+    return len(visible_text(root).split()) >= GROWTH * n
 
 
 def _readability(root: Any) -> cands.Candidate | None:
