@@ -400,8 +400,10 @@ def test_failed_pages_are_not_cached(engine: Engine) -> None:
     assert len(engine.calls) == 2
 
 
-def test_invalid_cache_mode_names_the_values(engine: Engine) -> None:
-    config.set("cache.mode", "sometimes")
+def test_invalid_cache_mode_names_the_values(engine: Engine, hermetic: Path) -> None:
+    with pytest.raises(errors.InvalidInputError, match="read_write, replay, refresh, off"):
+        config.set("cache.mode", "sometimes")  # refused where it is set
+    (hermetic / "config.yaml").write_text("cache:\n  mode: sometimes\n")  # a file can still hold it
     with pytest.raises(errors.InvalidInputError, match="read_write, replay, refresh, off"):
         web.search("q")
 

@@ -112,6 +112,8 @@ def _expected(pattern: str) -> tuple[type, ...] | None:
         return (bool,)
     if isinstance(default, (int, float)):
         return _NUMBER if isinstance(default, float) else (int,)
+    if isinstance(default, list):
+        return (list, str)  # a comma-separated string is read as a list too
     return (type(default),)
 
 
