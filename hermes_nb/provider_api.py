@@ -6,7 +6,8 @@ stay stable while the modules behind them move.
 
     from hermes_nb.provider_api import WebSearchProvider, get_client, config, ProviderAuthError
 
-- base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts)
+- base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts); ``failed_page`` for
+  a per-URL extract error
 - errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
 - HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
@@ -61,7 +62,7 @@ from hermes_nb.plugins.image_provider import (
     save_url_image,
     success_response,
 )
-from hermes_nb.plugins.web_provider import WebSearchProvider, get_provider_env
+from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
 from hermes_nb.store import StoreError, get_store
@@ -72,6 +73,7 @@ __all__ = [
     # base classes
     "WebSearchProvider",
     "ImageGenProvider",
+    "failed_page",
     # errors
     "HermesError",
     "InvalidInputError",

@@ -10,7 +10,7 @@ from hermes_nb import provider_api
 PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
 
 EXPECTED = {
-    "WebSearchProvider", "ImageGenProvider",
+    "WebSearchProvider", "ImageGenProvider", "failed_page",
     "HermesError", "InvalidInputError", "ProviderError", "ProviderNotConfiguredError", "ProviderAuthError",
     "RateLimitedError", "ProviderUnavailableError", "ParseError", "TransportError", "NetworkError",
     "TimeoutError_", "ContentError", "ContentBlockedError", "ContentFetchError", "ContentPolicyError",

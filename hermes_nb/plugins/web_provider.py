@@ -20,12 +20,17 @@ from typing import Any
 
 from hermes_nb.config import resolve_key
 
-__all__ = ["WebSearchProvider", "get_provider_env"]
+__all__ = ["WebSearchProvider", "failed_page", "get_provider_env"]
 
 
 def get_provider_env(name: str) -> str:
     """Hermes helper: a stripped secret/env value (process env, then ``$HERMES_HOME/.env``) or ``""``."""
     return resolve_key(name) or ""
+
+
+def failed_page(url: str, message: str, code: str = "CONTENT_FETCH_FAILED") -> dict[str, Any]:
+    """The per-URL extract row for a URL that could not be read (the call itself succeeded)."""
+    return {"url": url, "title": "", "content": "", "raw_content": "", "error": message, "error_code": code}
 
 
 class WebSearchProvider(abc.ABC):

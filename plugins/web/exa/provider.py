@@ -16,6 +16,7 @@ from hermes_nb.provider_api import (
     RateLimitedError,
     WebSearchProvider,
     config,
+    failed_page,
     get_client,
     mcp_call_tool,
     mcp_tool_text,
@@ -97,7 +98,7 @@ class ExaProvider(WebSearchProvider):
                 try:
                     text = self._mcp("crawling_exa", {"url": url, "maxCharacters": 20000})
                 except ProviderUnavailableError as exc:  # the tool's own failure: this URL only
-                    found[url] = _failed(url, exc.message)
+                    found[url] = failed_page(url, exc.message)
                     continue
                 for item in _records(text)[:1]:
                     found[url] = _page({**item, "url": url})
@@ -112,10 +113,10 @@ class ExaProvider(WebSearchProvider):
                 if url and status.get("status") == "error":
                     error = status.get("error") if isinstance(status.get("error"), dict) else {}
                     tag, code = error.get("tag") or "CRAWL_UNKNOWN_ERROR", error.get("httpStatusCode")
-                    found[url] = _failed(
+                    found[url] = failed_page(
                         url, f"Exa could not read this URL ({tag}{f', HTTP {code}' if code else ''})"
                     )
-        return [found.get(url) or _failed(url, "Exa returned nothing for this URL") for url in urls]
+        return [found.get(url) or failed_page(url, "Exa returned nothing for this URL") for url in urls]
 
     def get_setup_schema(self) -> dict[str, Any]:
         return {
@@ -183,16 +184,6 @@ def _page(item: dict[str, Any]) -> dict[str, Any]:
         "metadata": metadata,
     }
 
-
-def _failed(url: str, message: str) -> dict[str, Any]:
-    return {
-        "url": url,
-        "title": "",
-        "content": "",
-        "raw_content": "",
-        "error": message,
-        "error_code": "CONTENT_FETCH_FAILED",
-    }
 
 
 def _error_for(resp: httpx.Response) -> HermesError | None:

@@ -27,6 +27,7 @@ from hermes_nb.provider_api import (
     TimeoutError_,
     WebSearchProvider,
     config,
+    failed_page,
     get_client,
     mcp_call_tool,
     mcp_tool_text,
@@ -104,11 +105,11 @@ class FirecrawlProvider(WebSearchProvider):
                 else:
                     doc = self._mcp("firecrawl_scrape", {"url": url, "formats": ["markdown"]})
             except (ContentError, InvalidInputError) as exc:
-                pages.append(_failed(url, exc.message))
+                pages.append(failed_page(url, exc.message))
             except ProviderUnavailableError as exc:
                 if self.is_available():
                     raise
-                pages.append(_failed(url, exc.message))  # the MCP tool's own failure: this URL only
+                pages.append(failed_page(url, exc.message))  # the MCP tool's own failure: this URL only
             else:
                 pages.append(_page(url, doc))
         return pages
@@ -226,7 +227,7 @@ def _page(url: str, doc: dict[str, Any]) -> dict[str, Any]:
     meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
     status = meta.get("statusCode")
     if meta.get("error") or (isinstance(status, int) and status >= 400):
-        return _failed(url, f"Firecrawl could not read this URL: {meta.get('error') or f'HTTP {status}'}")
+        return failed_page(url, f"Firecrawl could not read this URL: {meta.get('error') or f'HTTP {status}'}")
     text = str(doc.get("markdown") or "").strip()
     metadata = {k: meta[k] for k in ("language", "statusCode", "description") if meta.get(k)}
     metadata["source"] = "firecrawl"
@@ -238,16 +239,6 @@ def _page(url: str, doc: dict[str, Any]) -> dict[str, Any]:
         "metadata": metadata,
     }
 
-
-def _failed(url: str, message: str) -> dict[str, Any]:
-    return {
-        "url": url,
-        "title": "",
-        "content": "",
-        "raw_content": "",
-        "error": message,
-        "error_code": "CONTENT_FETCH_FAILED",
-    }
 
 
 def _error_for(resp: httpx.Response) -> HermesError | None:

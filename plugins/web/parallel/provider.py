@@ -15,6 +15,7 @@ from hermes_nb.provider_api import (
     RateLimitedError,
     WebSearchProvider,
     config,
+    failed_page,
     get_client,
     mcp_call_tool,
     mcp_tool_text,
@@ -114,8 +115,8 @@ class ParallelProvider(WebSearchProvider):
                 if url and url not in found:
                     status = error.get("http_status_code")
                     what = f"{error.get('error_type') or 'error'}{f', HTTP {status}' if status else ''}"
-                    found[url] = _failed(url, f"Parallel could not read this URL ({what})")
-        return [found.get(url) or _failed(url, "Parallel returned nothing for this URL") for url in urls]
+                    found[url] = failed_page(url, f"Parallel could not read this URL ({what})")
+        return [found.get(url) or failed_page(url, "Parallel returned nothing for this URL") for url in urls]
 
     def get_setup_schema(self) -> dict[str, Any]:
         return {
@@ -175,16 +176,6 @@ def _page(item: dict[str, Any]) -> dict[str, Any]:
         "metadata": metadata,
     }
 
-
-def _failed(url: str, message: str) -> dict[str, Any]:
-    return {
-        "url": url,
-        "title": "",
-        "content": "",
-        "raw_content": "",
-        "error": message,
-        "error_code": "CONTENT_FETCH_FAILED",
-    }
 
 
 def _error_for(resp: httpx.Response) -> HermesError | None:

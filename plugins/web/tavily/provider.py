@@ -15,6 +15,7 @@ from hermes_nb.provider_api import (
     RateLimitedError,
     WebSearchProvider,
     config,
+    failed_page,
     get_client,
 )
 
@@ -85,8 +86,9 @@ class TavilyProvider(WebSearchProvider):
             for item in _list(body, "failed_results") + _list(body, "failed_urls"):
                 url = str(item.get("url") or "")
                 if url and url not in found:
-                    found[url] = _failed(url, str(item.get("error") or "Tavily could not extract this URL"))
-        return [found.get(url) or _failed(url, "Tavily returned nothing for this URL") for url in urls]
+                    reason = str(item.get("error") or "Tavily could not extract this URL")
+                    found[url] = failed_page(url, reason)
+        return [found.get(url) or failed_page(url, "Tavily returned nothing for this URL") for url in urls]
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         depth = kwargs.get("depth", 2)
@@ -146,16 +148,6 @@ def _page(item: dict[str, Any]) -> dict[str, Any]:
         "metadata": metadata,
     }
 
-
-def _failed(url: str, message: str) -> dict[str, Any]:
-    return {
-        "url": url,
-        "title": "",
-        "content": "",
-        "raw_content": "",
-        "error": message,
-        "error_code": "CONTENT_FETCH_FAILED",
-    }
 
 
 def _error_for(resp: httpx.Response) -> HermesError | None:
