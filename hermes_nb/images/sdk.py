@@ -44,7 +44,7 @@ from hermes_nb.images.selection import (
 from hermes_nb.plugins.contracts import check_image_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
-from hermes_nb.plugins.image_download import fetch_image_bytes
+from hermes_nb.plugins.image_download import MAX_IMAGE_BYTES, fetch_image_bytes
 from hermes_nb.plugins.image_provider import (
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
@@ -124,6 +124,12 @@ def _materialise(
         )
     cache = images_cache_dir().resolve()
     inside = source.resolve().parent == cache
+    if source.stat().st_size > MAX_IMAGE_BYTES:  # checked before reading: a provider may point anywhere
+        raise ProviderError(
+            f"the provider returned {text!r}, {source.stat().st_size} bytes: larger than the "
+            f"{MAX_IMAGE_BYTES // (1024 * 1024)} MiB an image may be; refused",
+            provider=prefix,
+        )
     data = source.read_bytes()
     known = recall_verified(source.resolve()) if inside else None  # written and verified by save_bytes_image
     try:
