@@ -143,7 +143,7 @@ def test_each_contract_violation_is_an_error_naming_the_provider(bundled: Path, 
 
 
 def test_a_huge_answer_is_cut_to_the_limit(bundled: Path) -> None:
-    flood = "return {'success': True, 'data': {'web': [{'url': f'https://f{i}.test/'} for i in range(50_000)]}}"
+    flood = "return {'success': True, 'data': {'web': [{'url': f'https://f{i}.t/'} for i in range(50000)]}}"
     body = _BAD_PROVIDER.format(
         name="flood",
         search=flood,
