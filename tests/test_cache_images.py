@@ -12,9 +12,6 @@ from hermes_nb import config, errors
 from hermes_nb.store import cassette
 from hermes_nb.testing import Emulator, use_emulator
 
-# The emulated OpenAI takes no seed; the seed still belongs to the request (its cache key).
-pytestmark = pytest.mark.filterwarnings("ignore:image provider 'openai' takes no seed")
-
 
 @pytest.fixture
 def emu(hermetic: Path) -> Iterator[Emulator]:

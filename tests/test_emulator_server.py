@@ -305,7 +305,9 @@ def test_use_emulator_by_url_points_the_session_at_a_running_emulator():
         assert config.get("web.brave.base_url") is None
 
 
-@pytest.mark.parametrize("url", ["https://127.0.0.1:8877", "http://example.org:8877", "http://127.0.0.1", "8877"])
+@pytest.mark.parametrize(
+    "url", ["https://127.0.0.1:8877", "http://example.org:8877", "http://127.0.0.1", "8877"]
+)
 def test_use_emulator_refuses_urls_that_are_not_a_loopback_emulator(url):
     from hermes_nb.testing import use_emulator
 

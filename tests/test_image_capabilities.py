@@ -101,10 +101,16 @@ def test_imagine_refuses_before_any_request(
     assert emu.requests == []
 
 
-def test_seed_on_a_seedless_provider_still_warns(emu: Emulator) -> None:
+def test_seed_on_a_seedless_provider_is_a_note_in_the_output(emu: Emulator) -> None:
+    import warnings
+
     config.set("image_gen.provider", "openai")
-    with pytest.warns(UserWarning, match="takes no seed"):
-        images.imagine("a cat", seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no UserWarning with a source line any more
+        result = images.imagine("a cat", seed=3)
+    assert result.notes == ["openai takes no seed; these images are not reproducible"]
+    bundle = result._repr_mimebundle_()
+    assert "note: openai takes no seed" in bundle["text/plain"] and "takes no seed" in bundle["text/html"]
     assert len(emu.requests_for("openai")) == 1
 
 

@@ -41,6 +41,8 @@ class ImageResult:
     parameters: dict[str, Any] = field(default_factory=dict)
     created: str = ""
     cached: bool = False
+    #: short remarks shown with the image (e.g. the provider ignored the seed)
+    notes: list[str] = field(default_factory=list)
     _thumbs: dict[tuple[int, str], bytes] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -288,10 +288,10 @@ def imagine(
     check_options(
         name, capabilities_of(provider), aspect_ratio=aspect, references=len(refs or ()), options=options
     )
-    if seed is not None and not takes_seed(provider):
-        warnings.warn(
-            f"image provider {name!r} takes no seed; the images will not be reproducible", stacklevel=2
-        )
+    # Said on the result, as a short note in its output (not a UserWarning with a source line).
+    notes = [f"{name} takes no seed; these images are not reproducible"] if (
+        seed is not None and not takes_seed(provider)
+    ) else []
     run = uuid.uuid4().hex[:12]
     results = []
     for index in range(count):
@@ -304,6 +304,7 @@ def imagine(
             refs=refs,
             options=options,
         )
+        result.notes = list(notes)
         remember(result, request, run, index, mode)
         results.append(result)
     return results[0] if count == 1 else ImageGallery(results, prompt=text, provider=name)

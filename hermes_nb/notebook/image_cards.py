@@ -101,7 +101,7 @@ def _image_text(img: Any) -> str:
         f"ImageResult(provider={img.provider!r}, model={getattr(img, 'model', None)!r}, "
         f"aspect_ratio={getattr(img, 'aspect_ratio', None)!r}, seed={getattr(img, 'seed', None)!r}, "
         f"{size}, sha256={digest})" + (" from the cache" if getattr(img, "cached", False) else "")
-    )
+    ) + "".join(f"\nnote: {note}" for note in getattr(img, "notes", None) or [])
 
 
 def _image_card(img: Any) -> str:
@@ -139,6 +139,8 @@ def _image_card(img: Any) -> str:
         duration=getattr(img, "duration_s", None),
     )
     revised_html = f'<div style="{MUTED}">revised prompt: {esc(revised)}</div>' if revised else ""
+    notes = getattr(img, "notes", None) or []
+    revised_html += "".join(f'<div style="{MUTED}">ℹ️ {esc(note)}</div>' for note in notes)
     return (
         f'<figure style="{CARD};display:inline-block;vertical-align:top;max-width:100%">{picture}'
         f'<figcaption style="max-width:{max(thumb_px(), 256)}px"><div>{esc(shorten(alt, 160))}</div>'
