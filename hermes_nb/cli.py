@@ -201,7 +201,7 @@ def _config_show(args: argparse.Namespace) -> int:
 def _why_unavailable(provider: Any, owner: str) -> str:
     from hermes_nb.plugins.setup_hints import setup_hint  # lazy: a subcommand loads only what it uses
 
-    return f"unavailable: {setup_hint(provider, owner)}"
+    return f"unavailable: {setup_hint(provider, owner, shell=True)}"
 
 
 def _doctor(args: argparse.Namespace) -> int:

@@ -62,3 +62,19 @@ def test_a_setting_that_is_not_a_secret_is_not_sent_to_set_key() -> None:
 
     hint = setup_hint(SelfHosted())
     assert "SELFHOSTED_URL in the environment" in hint and "set_key" not in hint
+
+
+def test_the_cli_gets_shell_commands_not_python_or_magics() -> None:
+    class Local:
+        name = "local-thing"
+
+        def get_setup_schema(self) -> dict[str, object]:
+            return {
+                "env_vars": [{"key": "LOCAL_THING_API_KEY"}],
+                "install": "or hn.config.set('web.local_thing.base_url', 'http://127.0.0.1:9000')",
+            }
+
+    hint = setup_hint(Local(), shell=True)
+    assert "hermes-nb config set web.local_thing.base_url http://127.0.0.1:9000" in hint
+    assert "export it" in hint and "hn.config" not in hint and "%hermes" not in hint
+    assert "hn.config.set_key" in setup_hint(Local())

@@ -7,6 +7,7 @@ the plugin manifest that registered it. Only names whose secret is not resolvabl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hermes_nb import config
@@ -56,17 +57,35 @@ def missing_env(provider: Any, owner: str = "") -> list[str]:
     return [name for name in dict.fromkeys(names) if not config.resolve_key(name)]
 
 
-def setup_hint(provider: Any, owner: str = "") -> str:
-    """One sentence naming the fix: the variables to set and any install/config step."""
+def setup_hint(provider: Any, owner: str = "", *, shell: bool = False) -> str:
+    """One sentence naming the fix: the variables to set and any install/config step.
+
+    ``shell=True`` words it for a terminal (``hermes-nb doctor``): ``export NAME=…`` and
+    ``hermes-nb config set KEY VALUE`` instead of ``hn.config`` calls and magics.
+    """
     parts = []
     missing = missing_env(provider, owner)
     secrets = [name for name in missing if is_secret_name(name)]
     settings = [name for name in missing if not is_secret_name(name)]
     if secrets:
-        parts.append(f"set {' or '.join(secrets)} ({_WHERE})")
+        where = "export it, or add it to $HERMES_HOME/.env" if shell else _WHERE
+        parts.append(f"set {' or '.join(secrets)} ({where})")
     if settings:  # a URL or a switch, not a secret: hn.config.set_key would be the wrong door
         parts.append(f"set {' or '.join(settings)} in the environment or $HERMES_HOME/.env")
     install = _schema(provider).get("install")
     if install:
-        parts.append(str(install))
-    return "; ".join(parts) or "check its configuration with `%hermes providers` or `hermes-nb doctor`"
+        parts.append(_for_shell(str(install)) if shell else str(install))
+    if not parts:
+        return "check its configuration with `hermes-nb doctor`" if shell else (
+            "check its configuration with `%hermes providers` or `hermes-nb doctor`"
+        )
+    return "; ".join(parts)
+
+
+_CONFIG_SET = re.compile(r"hn\.config\.set\(\s*['\"]([^'\"]+)['\"]\s*,\s*['\"]?([^'\")]*)['\"]?\s*\)")
+
+
+def _for_shell(text: str) -> str:
+    """A Python or magic hint as terminal commands (``hn.config.set`` → ``hermes-nb config set``)."""
+    text = _CONFIG_SET.sub(lambda m: f"`hermes-nb config set {m.group(1)} {m.group(2)}`", text)
+    return text.replace("%hermes ", "hermes-nb ")
