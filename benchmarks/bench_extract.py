@@ -197,7 +197,7 @@ def _batch_pages(corpus: str, count: int) -> dict[str, str]:
     root = Path(corpus)
     if root.is_dir():
         found = sorted(p for p in root.iterdir() if (p / "source.html").is_file())
-        return {f"{p.name}.html": (p / "source.html").read_text(encoding="utf-8", errors="replace") for p in found}
+        return {f"{p.name}.html": (p / "source.html").read_text("utf-8", errors="replace") for p in found}
     return {f"page{i}.html": make_page(i) for i in range(count)}
 
 

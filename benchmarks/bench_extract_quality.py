@@ -97,13 +97,17 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for label, side, key in (("hermes_nb direct", 1, "ours"), ("trafilatura.extract markdown", 2, "base")):
         med = statistics.median(r[side][2] for r in rows)
-        print(f"| {label} | {mean(side, 0):.3f} | {mean(side, 1):.3f} | {mean(side, 2):.3f} | {med:.3f} "
-              f"| {spent[key]:.1f} |")
+        print(
+            f"| {label} | {mean(side, 0):.3f} | {mean(side, 1):.3f} | {mean(side, 2):.3f} | {med:.3f} "
+            f"| {spent[key]:.1f} |"
+        )
     diffs = sorted(((r[1][2] - r[2][2]), r[0]) for r in rows if r[3])
     behind = [(d, name) for d, name in diffs if d < -0.05]
-    print(f"pages where trafilatura extracts something: {len(diffs)}; "
-          f"ours better on {sum(d > 0.005 for d, _ in diffs)}, worse on {sum(d < -0.005 for d, _ in diffs)}, "
-          f"worse by > 0.05 on {len(behind)}")
+    print(
+        f"pages where trafilatura extracts something: {len(diffs)}; "
+        f"ours better on {sum(d > 0.005 for d, _ in diffs)}, worse on {sum(d < -0.005 for d, _ in diffs)}, "
+        f"worse by > 0.05 on {len(behind)}"
+    )
     for d, name in diffs[: args.worst]:
         print(f"  {name:40s} ΔF1 {d:+.3f}")
 

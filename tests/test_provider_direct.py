@@ -148,3 +148,28 @@ def test_crawl_delegates_to_the_crawler(direct, emu: Emulator) -> None:
     urls = [r["url"] for r in out["results"]]
     assert urls[0] == emu.page_url("/site/") and len(urls) == 4
     assert all(u.startswith(emu.url + "/site/") for u in urls)
+
+
+def test_several_pages_convert_in_worker_processes_like_one(direct, emu: Emulator) -> None:
+    paths = ["/site/articles/hello-world.html", "/site/articles/python-tips.html", "/site/long.html"]
+    many = direct.extract([emu.page_url(p) for p in paths])
+    ones = [direct.extract([emu.page_url(p)])[0] for p in paths]
+    for batch, alone in zip(many, ones, strict=True):
+        assert batch["content"] == alone["content"] and batch["title"] == alone["title"]
+        meta = batch["metadata"]
+        assert 0 <= meta["confidence"] <= 1 and meta["page_type"] and meta["extractor"]
+
+
+def test_low_confidence_goes_to_jina_when_enabled(direct, emu: Emulator) -> None:
+    url = emu.page_url("/site/articles/data-science.html")
+    config.set("web.extract.min_confidence", 1.0)  # nothing local is ever that sure
+    (page,) = direct.extract([url])
+    assert page["metadata"]["low_confidence"] and emu.requests_for("jina") == []  # off by default
+    config.set("web.jina_fallback", True)
+    (page,) = direct.extract([url])
+    meta = page["metadata"]
+    assert meta["reader"] == "jina" and meta["reader_reason"] == "low-confidence"
+    assert meta["extractor"] == "jina-reader" and meta["local_extractor"] in ("trafilatura", "readability")
+    config.set("web.extract.min_confidence", 0.0)
+    (page,) = direct.extract([url])
+    assert "reader" not in page["metadata"]

@@ -138,7 +138,8 @@ def _page_html(page: Any, *, open_: bool) -> str:
     foot = f'<div style="{MUTED};margin-top:4px">✂️ {"; ".join(footer)}</div>' if footer else ""
     doubt = _confidence_note(page)
     if doubt:
-        foot = f'<div style="margin-top:4px">⚠️ {esc(doubt)}: the text may be incomplete or include page clutter</div>' + foot
+        warn = f"{esc(doubt)}: the text may be incomplete or include page clutter"
+        foot = f'<div style="margin-top:4px">⚠️ {warn}</div>' + foot
     summary = f'<summary style="cursor:pointer;{MUTED}">{total:,} characters</summary>'
     return (
         f'<div style="{CARD}">{head}<details{" open" if open_ else ""}>{summary}'
@@ -198,3 +199,5 @@ def _crawl_html(res: Any) -> str:
         )
         + "</div>"
     )
+
+

@@ -1,10 +1,10 @@
 """Content-type handlers: fetched bytes → Markdown text plus metadata (title, author, date, language).
 
 ``convert(data, content_type)`` routes by the detected content type (``hermes_nb.net.fetch`` detects it):
-HTML → Markdown by ``hermes_nb.web.extraction`` (candidates, confidence, page type); Markdown and plain text kept (whitespace normalised); JSON
-pretty-printed; CSV/TSV → a Markdown table; RSS/Atom → bullets; PDF → text with pypdf. Other types
-raise ``ContentFetchError`` naming the type. A handler that fails on malformed input falls back to
-plain text and says so in ``metadata["parse_warning"]``.
+HTML → Markdown by ``hermes_nb.web.extraction`` (candidates, confidence, page type); Markdown and
+plain text kept (whitespace normalised); JSON pretty-printed; CSV/TSV → a Markdown table; RSS/Atom →
+bullets; PDF → text with pypdf. Other types raise ``ContentFetchError`` naming the type. A handler
+that fails on malformed input falls back to plain text and says so in ``metadata["parse_warning"]``.
 """
 
 from __future__ import annotations

@@ -5,4 +5,11 @@ from __future__ import annotations
 from .document import Document
 from .pipeline import html_converter_ready, html_signals, html_to_markdown, missing_package, visible_text_of
 
-__all__ = ["Document", "html_converter_ready", "html_signals", "html_to_markdown", "missing_package", "visible_text_of"]
+__all__ = [
+    "Document",
+    "html_converter_ready",
+    "html_signals",
+    "html_to_markdown",
+    "missing_package",
+    "visible_text_of",
+]

@@ -95,4 +95,5 @@ def confidence(cand: Candidate, agree: float | None) -> float:
         score = min(score, 0.8)  # one extractor alone never vouches for itself fully
     else:
         score = 0.45 * agree + 0.2 * length + 0.25 * structure + 0.1 * links
-    return round(max(0.0, min(1.0, score)), 2)
+    score *= 0.5 + 0.5 * length  # a few words are never a confident extraction, however much agreed
+    return round(max(0.0, min(0.99, score)), 2)  # no extraction is ever certain

@@ -6,8 +6,29 @@ import re
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
-_BLOCKS = {"p", "div", "section", "article", "main", "header", "footer", "aside", "figure", "figcaption",
-           "dl", "dt", "dd", "address", "details", "summary", "center", "form", "fieldset", "body", "html"}
+_BLOCKS = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd",
+    "address",
+    "details",
+    "summary",
+    "center",
+    "form",
+    "fieldset",
+    "body",
+    "html",
+}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SKIP = {"script", "style", "noscript", "template", "button", "svg", "iframe", "head", "select", "input"}
 
@@ -25,29 +46,26 @@ def _inline(el: Any) -> str:
     """Text of ``el`` and its inline descendants, with bold/italic/code marks and ``<br>`` kept."""
     parts: list[str] = [el.text or ""]
     for child in el:
-        tag = child.tag.lower() if isinstance(child.tag, str) else ""
-        if tag in _SKIP:
-            pass
-        elif tag == "br":
-            parts.append("\n")
-        elif tag in ("strong", "b"):
-            inner = _SPACE.sub(" ", _inline(child)).strip()
-            parts.append(f"**{inner}**" if inner else "")
-        elif tag in ("em", "i"):
-            inner = _SPACE.sub(" ", _inline(child)).strip()
-            parts.append(f"*{inner}*" if inner else "")
-        elif tag == "code":
-            inner = _SPACE.sub(" ", child.text_content()).strip()
-            parts.append(f"`{inner}`" if inner else "")
-        elif tag:
-            parts.append(_inline(child))
+        parts.append(_marked(child))
         parts.append(child.tail or "")
     return "".join(parts)
 
 
-def _text(el: Any) -> str:
-    lines = [_SPACE.sub(" ", line).strip() for line in _inline(el).split("\n")]
-    return "  \n".join(line for line in lines if line)
+def _marked(child: Any) -> str:
+    """One inline element as Markdown (its tail excluded)."""
+    tag = child.tag.lower() if isinstance(child.tag, str) else ""
+    if not tag or tag in _SKIP:
+        return ""
+    if tag == "br":
+        return "\n"
+    if tag == "code":
+        inner = _SPACE.sub(" ", child.text_content()).strip()
+        return f"`{inner}`" if inner else ""
+    mark = {"strong": "**", "b": "**", "em": "*", "i": "*"}.get(tag)
+    if mark:
+        inner = _SPACE.sub(" ", _inline(child)).strip()
+        return f"{mark}{inner}{mark}" if inner else ""
+    return _inline(child)
 
 
 def _block(el: Any, out: list[str], depth: int) -> None:
@@ -98,15 +116,19 @@ def _block(el: Any, out: list[str], depth: int) -> None:
         elif tag == "br":
             pending.append("\n")
         else:
-            pending.append(_text(child) if tag not in ("a", "span") else _inline(child))
+            pending.append(_marked(child))
         pending.append(child.tail or "")
     flush()
 
 
 def _has_block(el: Any) -> bool:
     return any(
-        isinstance(d.tag, str) and (d.tag.lower() in _BLOCKS or d.tag.lower() in _HEADINGS
-                                    or d.tag.lower() in ("ul", "ol", "pre", "table", "blockquote"))
+        isinstance(d.tag, str)
+        and (
+            d.tag.lower() in _BLOCKS
+            or d.tag.lower() in _HEADINGS
+            or d.tag.lower() in ("ul", "ol", "pre", "table", "blockquote")
+        )
         for d in el.iterdescendants()
     )
 
@@ -144,8 +166,11 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
 def _table(el: Any, out: list[str]) -> None:
     rows = []
     for tr in el.iter("tr"):
-        cells = [_SPACE.sub(" ", c.text_content()).strip().replace("|", "\\|") for c in tr
-                 if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
+        cells = [
+            _SPACE.sub(" ", c.text_content()).strip().replace("|", "\\|")
+            for c in tr
+            if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")
+        ]
         if any(cells):
             rows.append(cells)
     if not rows:

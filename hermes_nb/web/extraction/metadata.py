@@ -16,16 +16,57 @@ from urllib.parse import urljoin
 from .tree import squash
 
 # Preference order per field; the first non-empty wins (keys are lower-cased meta name/property).
-_TITLE = ("dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title",
-          "twitter:title", "parsely-title")
+_TITLE = (
+    "dc:title",
+    "dcterm:title",
+    "og:title",
+    "weibo:article:title",
+    "weibo:webpage:title",
+    "title",
+    "twitter:title",
+    "parsely-title",
+)
 _AUTHOR = ("dc:creator", "dcterm:creator", "author", "parsely-author", "article:author", "byl")
-_DESCRIPTION = ("dc:description", "dcterm:description", "og:description", "weibo:article:description",
-                "weibo:webpage:description", "description", "twitter:description")
-_DATE = ("article:published_time", "parsely-pub-date", "dc:date", "dcterm:date", "date", "pubdate",
-         "publishdate", "article:modified_time", "og:updated_time")
+_DESCRIPTION = (
+    "dc:description",
+    "dcterm:description",
+    "og:description",
+    "weibo:article:description",
+    "weibo:webpage:description",
+    "description",
+    "twitter:description",
+)
+_DATE = (
+    "article:published_time",
+    "parsely-pub-date",
+    "dc:date",
+    "dcterm:date",
+    "date",
+    "pubdate",
+    "publishdate",
+    "article:modified_time",
+    "og:updated_time",
+)
 _SITE = ("og:site_name", "application-name")
-_ARTICLE_TYPES = ("Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle",
-                  "WebPage", "SocialMediaPosting", "DiscussionForumPosting", "Product", "QAPage")
+_BYLINE_XPATH = (
+    "//*[@rel='author' or contains(@itemprop, 'author') or contains(@class, 'byline') "
+    "or contains(@class, 'author') or contains(@id, 'byline') or contains(@id, 'author') "
+    "or contains(@class, 'writtenby') or contains(@class, 'dateline')]"
+)
+_BYLINE_HINT = re.compile(r"byline|author|writtenby|p-author|dateline", re.I)
+_ARTICLE_TYPES = (
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "Report",
+    "ScholarlyArticle",
+    "TechArticle",
+    "WebPage",
+    "SocialMediaPosting",
+    "DiscussionForumPosting",
+    "Product",
+    "QAPage",
+)
 
 
 def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
@@ -36,13 +77,19 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     title = _first(metas, _TITLE) or _text(ld.get("headline") or ld.get("name")) or _title_tag(root)
     if title:
         out["title"] = title
-    author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author"))
+    author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author")) or _byline(root)
     if author:
         out["author"] = author
     date = _first(metas, _DATE) or _text(ld.get("datePublished")) or _time_tag(root)
     if date:
         out["date"] = date
-    lang = (root.get("lang") or root.get("xml:lang") or metas.get("content-language") or metas.get("og:locale") or "")
+    lang = (
+        root.get("lang")
+        or root.get("xml:lang")
+        or metas.get("content-language")
+        or metas.get("og:locale")
+        or ""
+    )
     if lang.strip():
         out["language"] = lang.strip().replace("_", "-")
     site = _first(metas, _SITE) or _ld_person(ld.get("publisher"))
@@ -64,15 +111,32 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
 
 
 def _meta_values(root: Any) -> dict[str, str]:
+    """``{lower-cased key: content}``; a ``property`` wins over a ``name`` with the same key."""
     found: dict[str, str] = {}
-    for meta in root.iter("meta"):
-        content = meta.get("content")
-        if content is None or not content.strip():
-            continue
-        keys = f"{meta.get('property') or ''} {meta.get('name') or ''} {meta.get('http-equiv') or ''}"
-        for key in keys.lower().split():  # properties may be space-separated lists
-            found.setdefault(key.replace(".", ":"), squash(html_lib.unescape(content)))
+    metas = [m for m in root.iter("meta") if (m.get("content") or "").strip()]
+    for attrs in (("property",), ("name", "http-equiv", "itemprop")):
+        for meta in metas:
+            keys = " ".join(meta.get(a) or "" for a in attrs)
+            for key in keys.lower().split():  # properties may be space-separated lists
+                found.setdefault(key.replace(".", ":"), squash(html_lib.unescape(meta.get("content"))))
     return found
+
+
+def _byline(root: Any) -> str:
+    """A short author line marked up as such (``rel=author``, ``itemprop=author``, a byline class)."""
+    for el in root.xpath(_BYLINE_XPATH)[:50]:
+        if not isinstance(el.tag, str) or el.tag in ("meta", "link", "script", "style", "html", "body"):
+            continue
+        hint = (
+            f"{el.get('class') or ''} {el.get('id') or ''} {el.get('rel') or ''} {el.get('itemprop') or ''}"
+        )
+        if not _BYLINE_HINT.search(hint):
+            continue
+        text = squash(el.text_content())
+        text = re.sub(r"^(?:by|von|par|por|di|door|av)\s+", "", text, flags=re.I)
+        if 2 < len(text) < 100:
+            return text
+    return ""
 
 
 def _first(metas: dict[str, str], keys: tuple[str, ...], *, reject_urls: bool = False) -> str:
@@ -93,7 +157,9 @@ def _title_tag(root: Any) -> str:
 
 def _time_tag(root: Any) -> str:
     for time in root.iter("time"):
-        if time.get("datetime") and (time.get("pubdate") is not None or "publish" in (time.get("class") or "")):
+        if time.get("datetime") and (
+            time.get("pubdate") is not None or "publish" in (time.get("class") or "")
+        ):
             return str(time.get("datetime")).strip()
     return ""
 

@@ -7,9 +7,14 @@ from typing import Any
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 PAGE_TYPES = ("article", "documentation", "listing", "forum", "product", "other")
-_DOCS_URL = re.compile(r"/(?:docs?|documentation|reference|api|manual|guide|guides|tutorial|howto|man)(?:/|$|\.)|"
-                       r"^https?://(?:docs|developer|developers|devdocs|wiki)\.", re.I)
-_DOCS_GENERATOR = re.compile(r"sphinx|mkdocs|docusaurus|hugo|jekyll|gitbook|readthedocs|vitepress|doxygen", re.I)
+_DOCS_URL = re.compile(
+    r"/(?:docs?|documentation|reference|api|manual|guide|guides|tutorial|howto|man)(?:/|$|\.)|"
+    r"^https?://(?:docs|developer|developers|devdocs|wiki)\.",
+    re.I,
+)
+_DOCS_GENERATOR = re.compile(
+    r"sphinx|mkdocs|docusaurus|hugo|jekyll|gitbook|readthedocs|vitepress|doxygen", re.I
+)
 _FORUM_URL = re.compile(r"/(?:forums?|threads?|topics?|t|questions|discussions?|comments|boards?)/", re.I)
 _POST_CLASS = re.compile(r"\b(?:post|comment|reply|message|answer)(?:[-_ ]?(?:body|content|text))?\b", re.I)
 _ARTICLE_LD = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "SocialMediaPosting"}
@@ -44,7 +49,9 @@ def page_type(root: Any, url: str, meta: dict[str, Any], prose: float, link_dens
 def _post_count(root: Any) -> int:
     """Repeated post-like containers (class or id naming a post, comment, reply or answer)."""
     seen = 0
-    for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[:4000]:
+    for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[
+        :4000
+    ]:
         if _POST_CLASS.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
             seen += 1
             if seen >= POSTS:

@@ -47,7 +47,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     tried = [primary.name] + ([second.name] if second is not None else [])
     threshold = _threshold(min_confidence)
     if choice.confidence < threshold:
-        choice = _next_candidate(root, url, choice, tried)
+        choice = _next_candidate(root, url, choice, tried, threshold)
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -60,6 +60,10 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     )
     if choice.confidence < threshold:
         meta["low_confidence"] = True
+    if "description" not in meta:
+        lead = _lead_paragraph(text)
+        if lead:
+            meta["description"] = lead
     if hidden:
         meta["hidden_elements_dropped"] = hidden
     for key in _PRIVATE_META:
@@ -109,27 +113,40 @@ def _threshold(given: float | None) -> float:
         return DEFAULT_MIN_CONFIDENCE
 
 
-def _next_candidate(root: Any, url: str | None, current: Choice, tried: list[str]) -> Choice:
+def _next_candidate(
+    root: Any, url: str | None, current: Choice, tried: list[str], threshold: float
+) -> Choice:
     """Try the remaining candidates in order; keep the most confident one (agreement with the current)."""
     best = current
     for name in _NEXT:
         if name in tried:
             continue
         tried.append(name)
-        cand = _readability(root) if name == cands.READABILITY else cands.trafilatura_candidate(root, url, name)
+        cand = (
+            _readability(root) if name == cands.READABILITY else cands.trafilatura_candidate(root, url, name)
+        )
         if cand is None or not cand.markdown:
             continue
-        agree = agreement(words(cand.markdown), words(current.candidate.markdown)) if current.candidate.markdown else None
+        agree = (
+            agreement(words(cand.markdown), words(current.candidate.markdown))
+            if current.candidate.markdown
+            else None
+        )
         score = confidence(cand, agree)
         if score > best.confidence:
             best = Choice(cand, score, f"next candidate after low confidence ({current.confidence:.2f})")
-        if best.confidence >= _threshold(None):
+        if best.confidence >= threshold:
             break
     return best
 
 
 def _stub(
-    html: str, url: str | None, *, visible: str, title: str = "", meta: dict[str, Any] | None = None,
+    html: str,
+    url: str | None,
+    *,
+    visible: str,
+    title: str = "",
+    meta: dict[str, Any] | None = None,
     tried: list[str] | None = None,
 ) -> Document:
     """Too little text for the extractors (a stub or a JavaScript shell): keep whatever is visible."""
@@ -141,10 +158,24 @@ def _stub(
         title = squash(_unescape(match.group(1))) if match else ""
     body = visible or visible_text_of(html)
     n = len(body.split())
-    meta.update(extractor="visible-text", extractor_reason="no candidate found main text",
-                candidates=tried or [], confidence=round(min(0.3, n / 500), 2), page_type="other",
-                low_confidence=True)
+    meta.update(
+        extractor="visible-text",
+        extractor_reason="no candidate found main text",
+        candidates=tried or [],
+        confidence=round(min(0.3, n / 500), 2),
+        page_type="other",
+        low_confidence=True,
+    )
     return Document(title=title, content=body, metadata=meta)
+
+
+def _lead_paragraph(markdown: str) -> str:
+    """The first prose paragraph, Markdown marks removed (the description when the page has none)."""
+    for block in markdown.split("\n\n"):
+        block = block.strip()
+        if block and not re.match(r"^(?:#|[-*+] |\d+\. |>|\||```)", block) and len(block.split()) >= 8:
+            return squash(re.sub(r"[*`_]+", "", block))
+    return ""
 
 
 def _first_heading(markdown: str) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I)
+_HIDDEN_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
+)
 _SPACE = re.compile(r"\s+")
 #: Text nodes a reader can see: not inside scripts, styles, templates or the head.
 _VISIBLE_TEXT = (
@@ -26,8 +28,9 @@ def parse_html(html: str) -> Any | None:
     global _parser
     if _parser is None:
         # Comments and processing instructions dropped while parsing: every extractor skips them anyway.
-        _parser = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, remove_comments=True,
-                                       remove_pis=True)
+        _parser = lxml.html.HTMLParser(
+            collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True
+        )
     try:
         return lxml.html.document_fromstring(html, parser=_parser)
     except (ValueError, TypeError, lxml.etree.ParserError):
@@ -35,7 +38,7 @@ def parse_html(html: str) -> Any | None:
 
 
 def drop_hidden(root: Any) -> int:
-    """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count them."""
+    """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count."""
     doomed = [
         el
         for el in root.xpath("//*[@hidden or @style]")

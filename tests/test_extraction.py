@@ -1,0 +1,203 @@
+"""HTML extraction: candidates chosen by agreement, hidden text dropped, Markdown kept, confidence, type."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_nb import config
+from hermes_nb.web import content
+from hermes_nb.web.extraction import candidates as cands
+from hermes_nb.web.extraction.choose import choose, prose_share
+from hermes_nb.web.extraction.html_markdown import fragment_to_markdown
+from hermes_nb.web.extraction.page_type import PAGE_TYPES
+from hermes_nb.web.extraction.tree import drop_hidden, parse_html, visible_text
+
+PROSE = (
+    "The analytical engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves, "
+    "and it might act upon other things besides number, were objects found whose mutual relations could "
+    "be expressed by those of the abstract science of operations. "
+)
+
+
+def _page(body: str, head: str = "") -> str:
+    return f"<html lang='en'><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+def _html(html: str, **kw: object) -> content.Document:
+    return content.convert(html, "text/html; charset=utf-8", url="https://example.org/a/page", **kw)
+
+
+def test_every_html_page_carries_confidence_page_type_and_extractor() -> None:
+    doc = _html(_page(f"<article><h1>Engine</h1><p>{PROSE * 3}</p><p>{PROSE * 2}</p></article>"))
+    meta = doc.metadata
+    assert 0.0 <= meta["confidence"] <= 1.0 and meta["page_type"] in PAGE_TYPES
+    assert (
+        meta["extractor"] in (cands.TRAFILATURA, cands.READABILITY) and meta["candidates"][0] == "trafilatura"
+    )
+    tiny = _html("<html><head><title>x</title></head><body><p>Hi.</p></body></html>")
+    assert tiny.content == "Hi." and tiny.metadata["confidence"] <= 0.3 and tiny.metadata["low_confidence"]
+    shell = _html(
+        "<html><head><title>App</title></head><body><div id=root></div><script>go()</script></body>"
+    )
+    assert shell.title == "App" and shell.content == "" and shell.metadata["confidence"] == 0.0
+    assert shell.metadata["page_type"] == "other" and shell.metadata["extractor"] == "visible-text"
+
+
+def test_hidden_elements_never_reach_the_text() -> None:
+    body = (
+        f"<article><p>{PROSE * 3}</p><div hidden><p>SECRETHIDDEN one {PROSE}</p></div>"
+        f"<div style='color:red; display: none'><p>SECRETSTYLE two {PROSE}</p></div>"
+        f"<p style='visibility:hidden'>SECRETVIS three {PROSE}</p></article>"
+    )
+    doc = _html(_page(body))
+    assert "SECRET" not in doc.content and doc.metadata["hidden_elements_dropped"] == 3
+    root = parse_html(_page(body))
+    assert drop_hidden(root) == 3 and "SECRET" not in visible_text(root)
+
+
+def test_second_candidate_wins_only_when_it_adds_prose_to_a_short_result() -> None:
+    short = cands.Candidate("trafilatura", "A short lead paragraph of the story that ends here.")
+    longer = cands.Candidate("readability", short.markdown + "\n\n" + PROSE * 2 + "\n\n" + PROSE)
+    assert choose(short, longer).candidate.name == "readability"
+    links = cands.Candidate("readability", longer.markdown, link_density=0.8)
+    assert choose(short, links).candidate.name == "trafilatura"  # a link list is not missing content
+    same = cands.Candidate("readability", short.markdown)
+    picked = choose(short, same)
+    assert picked.candidate.name == "trafilatura" and picked.reason == "candidates agree"
+
+
+def test_agreeing_candidates_score_higher_than_one_alone() -> None:
+    text = "\n\n".join([PROSE] * 6)
+    alone = choose(cands.Candidate("trafilatura", text), None)
+    both = choose(cands.Candidate("trafilatura", text), cands.Candidate("readability", text))
+    assert alone.confidence <= 0.8 < both.confidence <= 1.0
+
+
+def test_readability_output_keeps_headings_lists_tables_and_code_as_markdown() -> None:
+    root = parse_html(
+        "<div><h2>Setup</h2><p>Run <code>pip install x</code> then <b>restart</b>.</p>"
+        "<ul><li>one</li><li>two<ul><li>nested</li></ul></li></ul><ol><li>first</li></ol>"
+        "<pre><code>def f():\n    return 1\n</code></pre>"
+        "<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>"
+        "<blockquote><p>quoted</p></blockquote></div>"
+    )
+    md = fragment_to_markdown(root.body)
+    assert "## Setup" in md and "Run `pip install x` then **restart**." in md
+    assert "- one" in md and "- two" in md and "  - nested" in md and "1. first" in md
+    assert "```\ndef f():\n    return 1\n```" in md
+    assert "| k | v |\n|---|---|\n| a | 1 |" in md and "> quoted" in md
+
+
+def test_below_the_threshold_the_next_candidates_are_tried_and_recorded() -> None:
+    html = _page(f"<article><h1>Engine</h1><p>{PROSE * 3}</p></article>")
+    doc = _html(html, min_confidence=1.0)
+    meta = doc.metadata
+    assert meta["low_confidence"] and len(meta["candidates"]) >= 3
+    assert meta["candidates"][:3] == ["trafilatura", "readability", "trafilatura-fallback"]
+    assert "Jacquard loom" in doc.content
+    assert "low_confidence" not in _html(html, min_confidence=0.0).metadata
+
+
+def test_min_confidence_comes_from_config() -> None:
+    html = _page(f"<article><h1>Engine</h1><p>{PROSE * 3}</p></article>")
+    config.set("web.extract.min_confidence", 1.0)
+    assert _html(html).metadata["low_confidence"]
+    config.set("web.extract.min_confidence", 0.0)
+    assert "low_confidence" not in _html(html).metadata
+
+
+@pytest.mark.parametrize(
+    ("url", "head", "body", "kind"),
+    [
+        (
+            "https://shop.example/p/1",
+            '<script type="application/ld+json">{"@type": "Product", "name": "Lamp"}</script>',
+            f"<div><h1>Lamp</h1><p>{PROSE}</p><span itemprop='price'>9</span></div>",
+            "product",
+        ),
+        (
+            "https://forum.example/t/123/slug",
+            "",
+            "".join(f"<div class='post'><p>Reply {i}: {PROSE}</p></div>" for i in range(6)),
+            "forum",
+        ),
+        (
+            "https://example.org/docs/api/client",
+            "",
+            f"<main><h1>Client</h1><p>{PROSE}</p><pre>x = 1</pre></main>",
+            "documentation",
+        ),
+        (
+            "https://news.example/2024/story",
+            '<meta property="og:type" content="article">',
+            f"<article><h1>Story</h1><p>{PROSE * 3}</p></article>",
+            "article",
+        ),
+        (
+            "https://example.org/links",
+            "",
+            "<ul>"
+            + "".join(f"<li><a href='/x{i}'>Item number {i} of the list</a></li>" for i in range(40))
+            + "</ul>",
+            "listing",
+        ),
+    ],
+)
+def test_page_types(url: str, head: str, body: str, kind: str) -> None:
+    doc = content.convert(_page(body, head), "text/html", url=url)
+    assert doc.metadata["page_type"] == kind
+
+
+def test_metadata_from_meta_tags_json_ld_and_links() -> None:
+    head = (
+        '<meta property="og:title" content="OG title"><meta name="author" content="Ada Lovelace">'
+        '<meta property="article:published_time" content="2024-03-01T10:00:00Z">'
+        '<meta property="og:site_name" content="Engines Weekly">'
+        '<meta name="description" content="About engines.">'
+        '<link rel="canonical" href="/a/canonical">'
+    )
+    meta = _html(_page(f"<article><p>{PROSE * 3}</p></article>", head)).metadata
+    assert meta["author"] == "Ada Lovelace" and meta["date"] == "2024-03-01T10:00:00Z"
+    assert meta["sitename"] == "Engines Weekly" and meta["description"] == "About engines."
+    assert meta["canonical_url"] == "https://example.org/a/canonical" and meta["language"] == "en"
+    ld = (
+        '<script type="application/ld+json">{"@graph": [{"@type": "NewsArticle", "headline": "LD title",'
+        ' "author": [{"@type": "Person", "name": "Grace Hopper"}], "datePublished": "2020-01-02",'
+        ' "publisher": {"@type": "Organization", "name": "LD Site"}}]}</script>'
+    )
+    doc = _html(_page(f"<article><p>{PROSE * 3}</p></article>", ld))
+    assert doc.title == "T" or doc.title == "LD title"
+    assert doc.metadata["author"] == "Grace Hopper" and doc.metadata["date"] == "2020-01-02"
+    assert doc.metadata["sitename"] == "LD Site" and "json_ld_types" not in doc.metadata
+
+
+def test_prose_share_counts_sentences_not_menus() -> None:
+    assert prose_share(PROSE) == 1.0
+    assert prose_share("- Home\n- About\n- Contact\n- Blog") == 0.0
+
+
+def test_page_cards_say_plainly_when_confidence_is_low() -> None:
+    from types import SimpleNamespace
+
+    from hermes_nb.notebook import web_cards
+
+    def page(meta: dict[str, object]) -> SimpleNamespace:
+        return SimpleNamespace(
+            url="https://example.org/x",
+            title="X",
+            content="Some text",
+            error=None,
+            truncated=False,
+            total_chars=9,
+            metadata=meta,
+        )
+
+    low = page(
+        {"confidence": 0.31, "low_confidence": True, "page_type": "listing", "extractor": "readability"}
+    )
+    assert "low extraction confidence 0.31 (listing, readability)" in web_cards._page_text(low)
+    assert "low extraction confidence 0.31" in web_cards._page_html(low, open_=True)
+    sure = page({"confidence": 0.9, "page_type": "article"})
+    assert "confidence" not in web_cards._page_text(sure) and "confidence" not in web_cards._page_html(
+        sure, open_=True
+    )
