@@ -137,9 +137,12 @@ def test_load_puts_a_cassette_into_the_store(emu: Emulator, tmp_path: Path) -> N
     with hn.cache.record(path):
         first = hn.search("loading test", 3)
     hn.cache.clear()
+    assert [e.kind for e in cassette.read(path)] == ["search"]
     assert hn.cache.load(path) == 1
+    before = _searches(emu)
     again = hn.search("loading test", 3)
-    assert again.cached and again.urls == first.urls and _searches(emu) == 1
+    assert again.cached, hn.cache.entries()
+    assert again.urls == first.urls and _searches(emu) == before
 
 
 def test_not_a_cassette(tmp_path: Path) -> None:
