@@ -210,7 +210,7 @@ def estimate_batch(
     for prompt in prompts:
         text = str(prompt).strip()
         request = image_request(name, chosen, text, aspect, seed, n, options)
-        if all_fresh or mode != "read_write" or lookup(mode, request) is None:
+        if all_fresh or mode != "read_write" or _from_store(request, request_hash(request)) is None:
             fresh += n
     price = ledger.known_price(name, chosen)
     if price is None:
