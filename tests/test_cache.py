@@ -179,3 +179,20 @@ def test_drift_runs_live_even_while_replaying(emu: Emulator, tmp_path: Path) -> 
     assert [r.status for r in hn.cache.drift(path)] == ["same"]
     assert _searches(emu) == before + 1
     assert hn.search("replay and drift", 3).cached  # replay is back after the report
+
+
+def test_crawls_and_several_pages_replay(emu: Emulator, tmp_path: Path) -> None:
+    path = tmp_path / "crawl.hnb.jsonl"
+    config.set("web.crawl_backend", "tavily")
+    start = emu.page_url("/site/")
+    urls = [emu.page_url("/site/articles/hello-world.html"), emu.page_url("/site/readme.md")]
+    with hn.cache.record(path):
+        crawled = hn.crawl(start, depth=1, limit=4)
+        pages = hn.extract(urls)
+    config.set("cache.replay_file", str(path))
+    replayed = hn.crawl(start, depth=1, limit=3)  # a recorded larger limit serves a smaller one
+    assert replayed.cached and [p.url for p in replayed.pages] == [p.url for p in crawled.pages][:3]
+    again = hn.extract(list(reversed(urls)))
+    assert [p.content for p in again.pages] == [p.content for p in reversed(pages.pages)]
+    with pytest.raises(errors.CacheMissError, match="closest recorded: crawl"):
+        hn.crawl(start, depth=2, limit=4)
