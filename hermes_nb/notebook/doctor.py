@@ -10,8 +10,10 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from hermes_nb.errors import HermesError
+from hermes_nb.store.database import close_store
 
 __all__ = ["Check", "SAMPLE_PAGE", "run_checks"]
 
@@ -76,6 +78,7 @@ def _emulated(providers: list[str]) -> Iterator[None]:
                 os.environ.pop("HERMES_HOME", None)
             else:
                 os.environ["HERMES_HOME"] = previous
+            close_store(Path(home))  # its file goes with the temporary home
 
 
 def _search() -> str:

@@ -215,6 +215,9 @@ def _cmd_config(args: list[str]) -> Any:
             value = yaml.safe_load(raw)
         except yaml.YAMLError:
             value = raw
+        from hermes_nb.plugins.config_schema import check_setting  # lazy: loads the provider registries
+
+        check_setting(args[1], value, providers=True)  # a typed command: unknown providers refused too
         config.set(args[1], value)
         return Message(f"{args[1]} = {json.dumps(value, default=str)}  (runtime)")
     raise UsageError("usage: %hermes config [show | get KEY | set KEY VALUE]")

@@ -36,6 +36,7 @@ __all__ = [
     "StoreError",
     "Store",
     "get_store",
+    "close_store",
     "record_image",
     "search_pages",
     "index_folder",
@@ -364,6 +365,14 @@ def get_store() -> Store:
         if store is None:
             store = _stores[path] = Store(path)
         return store
+
+
+def close_store(home: Path) -> None:
+    """Close and forget the store of ``home`` (a temporary ``HERMES_HOME`` about to be deleted)."""
+    with _stores_lock:
+        store = _stores.pop(Path(home) / FILENAME, None)
+    if store is not None:
+        store.close()
 
 
 def record_image(provenance: dict[str, Any]) -> None:

@@ -103,3 +103,13 @@ def test_doctor_reports_a_read_only_store(hermetic: Path) -> None:
     if check.ok:
         pytest.skip("running as a user who can write read-only files (root)")
     assert "cannot be used" in check.detail and check.fix
+
+
+def test_the_magic_refuses_an_unknown_provider() -> None:
+    from hermes_nb.notebook.hermes_command import _cmd_config
+
+    with pytest.raises(InvalidInputError, match="known:"):
+        _cmd_config(["set", "web.search_backend", "nosuchprov"])
+    with pytest.raises(InvalidInputError, match="did you mean web."):
+        _cmd_config(["set", "web.serch_backend", "brave"])
+    assert hn.config.get("web.search_backend") is None
