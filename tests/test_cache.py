@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,10 +88,15 @@ def test_export_then_replay_with_the_emulator_stopped(
     assert json.loads(lines[0]) == {"format": "hermes_nb.cassette", "version": 1}
     assert all(line == json.dumps(json.loads(line), sort_keys=True, ensure_ascii=False) for line in lines)
 
-    # A fresh machine: empty store, no keys, no emulator, the base URLs pointing nowhere.
+    # A fresh machine: empty store, no keys, no emulator, the base URLs pointing nowhere — and no network.
     config.reset()
     hn.cache.clear()
     monkeypatch.setenv("HERMES_NB_REPLAY", str(cassette_path))
+
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("replay opened a connection")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
     replayed = hn.search("Python  Packaging", 3)  # normalised; a recorded limit 5 serves 3
     assert replayed.cached and replayed.urls == live.urls[:3] and replayed.provider == "brave"
     assert replayed.cached_at == json.loads(lines[2])["recorded"]  # extract sorts before search
