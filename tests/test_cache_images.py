@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,6 +72,7 @@ def test_recorded_images_replay_with_no_emulator_and_no_key(
     config.reset()
     hn.cache.clear()
     monkeypatch.setenv("HERMES_NB_REPLAY", str(path))
+    monkeypatch.setattr(socket, "create_connection", None)  # any connection attempt would fail loudly
     replayed = hn.imagine("a paper  boat", aspect_ratio="square", seed=9)
     assert replayed.cached and replayed.sha256 == made.sha256 and replayed.path.is_file()
     with pytest.raises(errors.CacheMissError, match="closest recorded: image 'a paper boat'"):
