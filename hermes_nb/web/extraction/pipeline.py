@@ -13,7 +13,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, prose_share, 
 from .document import Document
 from .metadata import page_metadata
 from .page_type import page_type
-from .tree import drop_hidden, parse_html, squash, visible_text
+from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
 
@@ -93,9 +93,9 @@ def _worth_second_opinion(text: str, root: Any) -> bool:
     n = len(text.split())
     if not n or n >= SECOND_OPINION_WORDS:
         return False
-    # The second candidate replaces the first only when it is GROWTH times longer, and it can only
-    # take text the page shows: with less visible text than that, it cannot win.
-    return len(visible_text(root).split()) >= GROWTH * n
+    # The second candidate replaces the first only when it adds GROWTH times the words, mostly outside
+    # links, and it can only take text the page shows: with fewer unlinked words than that, it cannot win.
+    return unlinked_word_count(root) >= GROWTH * n
 
 
 def _readability(root: Any) -> cands.Candidate | None:

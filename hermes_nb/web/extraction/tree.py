@@ -19,6 +19,9 @@ _VISIBLE_TEXT = (
 _parser: Any = None
 
 
+_UNLINKED_TEXT = _VISIBLE_TEXT.replace(" or ancestor::head)]", " or ancestor::head or ancestor::a)]")
+
+
 def parse_html(html: str) -> Any | None:
     """The page as an ``lxml.html`` tree, or ``None`` when lxml cannot make one."""
     import lxml.html  # heavy: only pages that are HTML pay for it
@@ -56,6 +59,13 @@ def visible_text(root: Any) -> str:
     if root is None:
         return ""
     return squash(" ".join(root.xpath(_VISIBLE_TEXT)))
+
+
+def unlinked_word_count(root: Any) -> int:
+    """Words a reader sees outside links (menus and link lists left out)."""
+    if root is None:
+        return 0
+    return sum(len(t.split()) for t in root.xpath(_UNLINKED_TEXT))
 
 
 def link_density(el: Any) -> float:
