@@ -106,3 +106,11 @@ def test_imagine_many_refuses_an_over_budget_batch_before_any_request(emu: Emula
     assert _generations(emu) == before
     done = hn.imagine_many(prompts[:3], quality="low", progress=False)
     assert len(done.ok) == 3 and not done.errors and _generations(emu) == before + 3
+
+
+def test_imagine_many_honours_the_providers_in_flight_cap(emu: Emulator) -> None:
+    config.set("batch.openai.in_flight", 1)
+    prompts = [f"ordered {i}" for i in range(4)]
+    done = hn.imagine_many(prompts, quality="low", concurrency=8, progress=False)
+    assert not done.errors
+    assert [r.json["prompt"] for r in emu.requests_for("openai")] == prompts  # one at a time: in order

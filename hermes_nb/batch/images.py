@@ -7,12 +7,16 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from hermes_nb.batch.limits import RateLimit, limits_for
 from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import run_batch
-from hermes_nb.images.caching import estimate_batch
+from hermes_nb.errors import HermesError
+from hermes_nb.images.caching import call_mode, estimate_batch
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
 from hermes_nb.images.sdk import imagine
+from hermes_nb.images.selection import resolve_image_provider
 from hermes_nb.plugins.image_provider import resolve_aspect_ratio
+from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store import ledger
 
 __all__ = ["imagine_many", "IMAGE_COLUMNS"]
@@ -50,6 +54,17 @@ def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _limits(backend: str | None, concurrency: int, mode: str) -> tuple[RateLimit, int]:
+    """The ``batch.<provider>.*`` limits of the image provider that will answer (none while replaying)."""
+    if mode == "replay":
+        return RateLimit(None), concurrency
+    try:
+        name = normalize_name(resolve_image_provider(backend).name)
+    except HermesError:
+        name = None  # every prompt will report why; no limit to apply
+    return limits_for(name, concurrency)
+
+
 IMAGE_COLUMNS = [
     "prompt", "index", "provider", "model", "path", "width", "height", "seed", "cost_usd", "cost_estimated",
     "duration_s", "error_code", "error",
@@ -76,7 +91,8 @@ def imagine_many(
 ) -> Any:
     """``imagine`` for each prompt with bounded concurrency: a ``BatchResult`` in input order.
 
-    A failed prompt is a ``hermes_nb.batch.BatchError`` row. ``executor`` takes any
+    A failed prompt is a ``hermes_nb.batch.BatchError`` row; ``batch.<provider>.rps`` and
+    ``batch.<provider>.in_flight`` apply. ``executor`` takes any
     ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
     interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
     Prompts already generated are served from the store (``new=True`` generates again). With
@@ -95,9 +111,10 @@ def imagine_many(
     one = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )
+    rate, bound = _limits(backend, concurrency, call_mode(new, no_cache, refresh))
     results = run_batch(
-        one, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
-        desc="imagine", encode=_encode, decode=_decode,
+        one, todo, executor=executor, concurrency=bound, progress=progress, job=job,
+        desc="imagine", encode=_encode, decode=_decode, rate=rate,
     )  # fmt: skip
     batch = BatchResult(results, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
     return batch.to_pandas() if as_frame else batch
