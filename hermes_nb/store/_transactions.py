@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["BUSY_DEADLINE_S", "BUSY_TIMEOUT_MS", "immediate", "while_busy"]
+__all__ = ["BUSY_DEADLINE_S", "BUSY_TIMEOUT_MS", "immediate", "probe_write", "while_busy"]
 
 #: How long a write waits, in all, for another connection's lock before it fails with ``StoreError``.
 BUSY_DEADLINE_S = 120.0
@@ -52,3 +52,12 @@ def immediate(conn: sqlite3.Connection) -> Iterator[None]:
             conn.execute("ROLLBACK")
         raise
     while_busy(lambda: conn.execute("COMMIT"))
+
+
+def probe_write(conn: sqlite3.Connection) -> None:
+    """Take the write lock and write a row, then roll back: proves the file is writable, changes nothing."""
+    while_busy(lambda: conn.execute("BEGIN IMMEDIATE"))
+    try:
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write_probe', '1')")
+    finally:
+        conn.execute("ROLLBACK")

@@ -1,12 +1,10 @@
 """The embedded SQLite store under ``$HERMES_HOME``: cache, pages (FTS5), image provenance, batch jobs.
 
 One file, ``$HERMES_HOME/hermes_nb.sqlite3``, in WAL mode. Each thread gets its own connection;
-writes are serialised by a lock within the process and take SQLite's write lock up front
-(``BEGIN IMMEDIATE``, so no read-then-upgrade deadlock between processes); a busy database is waited
-for and retried up to ``BUSY_DEADLINE_S``, never surfaced as "database is locked". A damaged file,
-or one locked for longer than that, raises ``StoreError`` naming the file and the fix; it never
-takes the kernel down. Nothing secret is written: image parameters whose names look like
-secrets are dropped and every string passes through ``redaction.redact``.
+writes take SQLite's write lock up front (``BEGIN IMMEDIATE``: no read-then-upgrade deadlock) and a
+busy database is waited for up to ``BUSY_DEADLINE_S``, never surfaced as "database is locked". A
+damaged file, or one locked for longer, raises ``StoreError`` naming the file and the fix. Nothing
+secret is written: secret-looking image parameters are dropped, every string is ``redaction.redact``-ed.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError, StoreError
 from hermes_nb.redaction import is_secret_name, redact
-from hermes_nb.store._transactions import BUSY_DEADLINE_S, BUSY_TIMEOUT_MS, immediate, while_busy
+from hermes_nb.store._transactions import BUSY_DEADLINE_S, BUSY_TIMEOUT_MS, immediate, probe_write, while_busy
 from hermes_nb.store.file_text import INDEXED_TYPES
 from hermes_nb.store.pages import PageHit, PageIndex
 
@@ -183,17 +181,9 @@ class Store(PageIndex):
         self._local = threading.local()
 
     def check_writable(self) -> None:
-        """Take the write lock and write a probe row, then roll back; ``StoreError`` says why it failed."""
-        with self._write_lock:
-            conn = self._connect()
-            try:
-                while_busy(lambda: conn.execute("BEGIN IMMEDIATE"))
-                try:
-                    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write_probe', '1')")
-                finally:
-                    conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:
-                raise self._fail(exc) from exc
+        """Write a probe row and roll it back; ``StoreError`` says why that failed."""
+        with self._write_lock, self._read() as conn:
+            probe_write(conn)
 
     @property
     def schema_version(self) -> int:
