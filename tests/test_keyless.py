@@ -238,3 +238,15 @@ def test_with_a_jina_key_jina_is_keyed_and_never_sent_keyless(real_keyless: Emul
     assert result.provider == "jina" and result.attempts[-1].message == "ok"
     (req,) = real_keyless.requests_for("jina-search")
     assert req.headers["authorization"].startswith("Bearer jina_")
+
+
+def test_a_keyless_mode_serves_only_its_declared_capabilities(only_registered: None) -> None:
+    limited = Fake("limitedvendor")
+    limited.keyless_capabilities = ("search",)  # type: ignore[attr-defined]  # as tavily and firecrawl declare
+    add(limited)
+    assert [p.name for p in selection.candidates("search")] == ["limitedvendor"]
+    assert selection.candidates("extract") == []  # its keyless mode cannot extract: not a candidate
+    keyed = Fake("keyedvendor", available=True)
+    keyed.keyless_capabilities = ("search",)  # type: ignore[attr-defined]
+    add(keyed)
+    assert [p.name for p in selection.candidates("extract")] == ["keyedvendor"]  # with its key: everything

@@ -161,8 +161,17 @@ def candidates(capability: str) -> list[WebSearchProvider]:
     """Auto-mode candidates for ``capability``, in the order they are tried."""
     _check_capability(capability)
     priority = _priority()
-    found = [p for p in web_providers.list() if supports(p, capability) and is_available(p)]
+    found = [p for p in web_providers.list() if supports(p, capability) and _can_serve(p, capability)]
     return sorted(found, key=lambda p: _sort_key(p, priority))
+
+
+def _can_serve(provider: WebSearchProvider, capability: str) -> bool:
+    """Available for ``capability``: a keyless mode serves only its ``keyless_capabilities`` when declared."""
+    if not is_available(provider):
+        return False
+    limited = getattr(provider, "keyless_capabilities", None)
+    declared = isinstance(limited, (tuple, list, set))
+    return not (declared and keyless_only(provider) and capability not in limited)
 
 
 def _capable_names(capability: str) -> list[str]:
