@@ -170,8 +170,9 @@ def _can_serve(provider: WebSearchProvider, capability: str) -> bool:
     if not is_available(provider):
         return False
     limited = getattr(provider, "keyless_capabilities", None)
-    declared = isinstance(limited, (tuple, list, set))
-    return not (declared and keyless_only(provider) and capability not in limited)
+    if not isinstance(limited, (tuple, list, set)):
+        return True
+    return capability in limited or not keyless_only(provider)
 
 
 def _capable_names(capability: str) -> list[str]:
