@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-_KEYISH = re.compile(r"(API_KEY|_TOKEN|_SECRET|_KEY$|SEARXNG_URL|_BASE_URL|^HERMES_)")
+_KEYISH = re.compile(r"(API_KEY|_TOKEN|_SECRET|_KEY$|SEARXNG_URL|_BASE_URL|_API_URL|^HERMES_)")
 
 
 @pytest.fixture(autouse=True)
