@@ -13,6 +13,8 @@ from hermes_nb import config
 from hermes_nb.testing import Emulator, use_emulator
 
 distributed = pytest.importorskip("distributed", reason="dask[distributed] is in the dev extra")
+# Dask names its in-process workers after this host's address; tests resolve no names, 127.0.0.1 is fine.
+pytestmark = pytest.mark.filterwarnings("ignore:Couldn't detect a suitable IP address:RuntimeWarning")
 
 
 @pytest.fixture
