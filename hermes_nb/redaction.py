@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import threading
 
+from hermes_nb._state import on_reset
+
 __all__ = ["MASK", "redact", "register_secret", "is_secret_name"]
 
 MASK = "***"
@@ -53,6 +55,15 @@ def register_secret(value: str | None) -> None:
         _secrets.add(value)
         ordered = sorted(_secrets, key=len, reverse=True)
         _pattern = re.compile("|".join(re.escape(s) for s in ordered))
+
+
+@on_reset
+def _forget_secrets() -> None:
+    """Forget remembered values (tests: one test's fake key must not mask another test's text)."""
+    global _pattern
+    with _lock:
+        _secrets.clear()
+        _pattern = None
 
 
 def redact(text: str) -> str:

@@ -33,3 +33,13 @@ def test_ordinary_text_is_untouched() -> None:
 def test_secret_names() -> None:
     assert is_secret_name("BRAVE_SEARCH_API_KEY") and is_secret_name("api_token")
     assert not is_secret_name("base_url") and not is_secret_name("SEARXNG_URL")
+
+
+def test_a_reset_forgets_remembered_values() -> None:
+    from hermes_nb import _state
+    from hermes_nb.redaction import redact, register_secret
+
+    register_secret("g-test")  # a test's short fake key …
+    assert redact("https://blog.test/loading-test-3") == "https://blog.test/loadin***-3"
+    _state.reset_all()
+    assert redact("https://blog.test/loading-test-3") == "https://blog.test/loading-test-3"  # … not the next
