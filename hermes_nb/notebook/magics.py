@@ -16,6 +16,7 @@ traceback instead. Display options are traits: ``%config HermesMagics.embed = "l
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -63,7 +64,7 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
 
                     line = offline_line(exc, capability)
                     if line is not None:
-                        raise UsageError(line) from None
+                        raise UsageError(_wrapped(line)) from None
                 message = f"{exc.code}: {exc.message}"
                 hint = _HINTS.get(capability or "")
                 if (
@@ -72,11 +73,20 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
                     and "%hermes" not in message
                 ):
                     message += f" (or pick another provider: {hint}; list them with %hermes providers)"
-                raise UsageError(message) from None
+                raise UsageError(_wrapped(message)) from None
 
         return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature
 
     return deco
+
+
+#: Error text is wrapped here, between words: JupyterLab shows error output with ``word-break:
+#: break-all``, which splits a long line anywhere ("%herm es") when the browser wraps it.
+ERROR_WIDTH = 76
+
+
+def _wrapped(message: str) -> str:
+    return textwrap.fill(message, ERROR_WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 def _text(tokens: list[str]) -> str:
