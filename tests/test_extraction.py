@@ -197,7 +197,7 @@ def test_page_cards_say_plainly_when_confidence_is_low() -> None:
     )
     assert "low extraction confidence 0.31 (listing, readability)" in web_cards._page_text(low)
     assert "low extraction confidence 0.31" in web_cards._page_html(low, open_=True)
-    sure = page({"confidence": 0.9, "page_type": "article"})
+    sure = page({"confidence": 0.45, "page_type": "article"})  # under the default, over the user's threshold
     assert "confidence" not in web_cards._page_text(sure) and "confidence" not in web_cards._page_html(
         sure, open_=True
     )

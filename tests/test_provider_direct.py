@@ -170,6 +170,7 @@ def test_low_confidence_goes_to_jina_when_enabled(direct, emu: Emulator) -> None
     meta = page["metadata"]
     assert meta["reader"] == "jina" and meta["reader_reason"] == "low-confidence"
     assert meta["extractor"] == "jina-reader" and meta["local_extractor"] in ("trafilatura", "readability")
+    assert "low_confidence" not in meta and 0 <= meta["confidence"] <= 1
     config.set("web.extract.min_confidence", 0.0)
     (page,) = direct.extract([url])
     assert "reader" not in page["metadata"]

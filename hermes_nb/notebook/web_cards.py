@@ -94,15 +94,14 @@ def _page_text(page: Any) -> str:
     return f"  - {label}: {total} chars{flag}" + (f" [{doubt}: check the text]" if doubt else "")
 
 
-#: Extraction confidence below which a page is flagged (the extractor marks ``low_confidence`` itself).
-LOW_CONFIDENCE = 0.5
-
-
 def _confidence_note(page: Any) -> str:
-    """``"low extraction confidence 0.32 (listing, readability)"`` for doubtful pages, else ``""``."""
+    """``"low extraction confidence 0.32 (listing, readability)"`` for doubtful pages, else ``""``.
+
+    The extractor marks ``low_confidence`` itself, against the user's ``web.extract.min_confidence``.
+    """
     meta = getattr(page, "metadata", None) or {}
     score = meta.get("confidence")
-    if not isinstance(score, (int, float)) or not (meta.get("low_confidence") or score < LOW_CONFIDENCE):
+    if not meta.get("low_confidence") or not isinstance(score, (int, float)):
         return ""
     how = ", ".join(str(meta[k]) for k in ("page_type", "extractor") if meta.get(k))
     return f"low extraction confidence {score:.2f}" + (f" ({how})" if how else "")

@@ -194,6 +194,7 @@ def _with_reader(
     meta["reader"] = "jina"
     meta["reader_reason"] = why
     meta["local_extractor"] = meta.get("extractor", "")
+    meta.pop("low_confidence", None)  # ``confidence`` stays: it scores the local extraction
     meta["extractor"] = "jina-reader"
     meta["third_party"] = "the URL was sent to Jina Reader (web.jina_fallback is on)"
     return Document(title=better.title or doc.title, content=better.content, metadata=meta)
