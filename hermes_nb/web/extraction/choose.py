@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ def blocks(markdown: str) -> list[str]:
     return [line.strip() for line in markdown.split("\n") if line.strip() and line.strip() != "```"]
 
 
+@functools.lru_cache(maxsize=16)  # asked for the same text by choice, confidence and page type
 def prose_share(markdown: str) -> float:
     """Share of the words that sit in prose blocks: long enough and ending like a sentence."""
     total = prose = 0
