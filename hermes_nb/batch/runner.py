@@ -20,6 +20,8 @@ from hermes_nb._async import call_maybe_async
 from hermes_nb.batch.limits import RateLimit
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.progress import progress as _progress
+from hermes_nb.redaction import redact
+from hermes_nb.store import get_store
 
 __all__ = ["BatchError", "run_batch"]
 
@@ -62,8 +64,6 @@ def _default_encode(value: Any) -> Any:
 def _error_row(index: int, item: Any, exc: BaseException) -> BatchError:
     if isinstance(exc, HermesError):
         return BatchError(index, item, exc.code, exc.message)
-    from hermes_nb.redaction import redact
-
     return BatchError(index, item, type(exc).__name__, redact(str(exc)))
 
 
@@ -99,8 +99,6 @@ def run_batch(
     store = None
     keys: list[str] = []
     if job is not None:
-        from hermes_nb.store import get_store
-
         store = get_store()
         keys = [_item_key(item) for item in todo]
         done = store.batch_done(job)

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from hermes_nb._state import on_reset
+from hermes_nb.plugins.loader import get_plugin_manager, import_plugin_module
 
 __all__ = ["ALIASES", "install", "uninstall", "is_installed", "is_served"]
 
@@ -140,14 +141,10 @@ def _real_spec(fullname: str) -> importlib.machinery.ModuleSpec | None:
 
 
 def _is_category(name: str) -> bool:
-    from hermes_nb.plugins.loader import get_plugin_manager
-
     return any(record.category == name for record in get_plugin_manager().discover())
 
 
 def _plugin_spec(fullname: str, parts: list[str]) -> importlib.machinery.ModuleSpec | None:
-    from hermes_nb.plugins.loader import get_plugin_manager, import_plugin_module
-
     manager = get_plugin_manager()
     if len(parts) == 2:
         record = manager.category_plugin(parts[0], parts[1])

@@ -12,8 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from hermes_nb import config
 from hermes_nb.errors import HermesError
-from hermes_nb.store.database import close_store
+from hermes_nb.images import imagine
+from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.store.database import close_store, get_store
+from hermes_nb.web import content, search
 
 __all__ = ["Check", "SAMPLE_PAGE", "run_checks"]
 
@@ -36,8 +40,6 @@ class Check:
 
 
 def _convert() -> str:
-    from hermes_nb.web import content  # lazy: the converter is heavy
-
     doc = content.convert(SAMPLE_PAGE, "text/html", url="about:doctor-sample")
     if "converts this paragraph to Markdown" not in doc.content or "<p>" in doc.content:
         raise RuntimeError(f"the sample page came back as {doc.content[:80]!r}, not its Markdown text")
@@ -45,7 +47,6 @@ def _convert() -> str:
 
 
 def _config() -> str:
-    from hermes_nb import config
     from hermes_nb.plugins.config_schema import config_problems  # lazy: loads the provider registries
 
     problems = config_problems()
@@ -55,8 +56,6 @@ def _config() -> str:
 
 
 def _store() -> str:
-    from hermes_nb.store.database import get_store
-
     store = get_store()
     store.check_writable()
     return f"{store.path} is writable"
@@ -82,9 +81,6 @@ def _emulated(providers: list[str]) -> Iterator[None]:
 
 
 def _search() -> str:
-    from hermes_nb.plugins.registry import web_providers
-    from hermes_nb.web import search
-
     if web_providers.get("brave") is None:
         return "skipped: the bundled brave provider is not installed"
     with _emulated(["brave"]):
@@ -95,9 +91,6 @@ def _search() -> str:
 
 
 def _image() -> str:
-    from hermes_nb.images import imagine
-    from hermes_nb.plugins.registry import image_providers
-
     if image_providers.get("openai") is None:
         return "skipped: the bundled openai provider is not installed"
     with _emulated(["openai"]):

@@ -27,6 +27,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.utils.process import arg_split
 from traitlets import Bool, Enum, Integer, TraitError, observe, validate
 
+from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.notebook.interpolate import InterpolationError, interpolate
 
 __all__ = ["HermesMagics", "load_ipython_extension", "unload_ipython_extension"]
@@ -52,8 +53,6 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
     def deco(func: F) -> F:
         @functools.wraps(func)
         def wrapper(self: HermesMagics, *args: Any, **kwargs: Any) -> Any:
-            from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
-
             try:
                 return func(self, *args, **kwargs)
             except HermesError as exc:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_nb.errors import ContentFetchError, InvalidInputError, ParseError
+from hermes_nb.net.fetch import fetch
+from hermes_nb.store.image_files import decode_b64, verify_image
 
-__all__ = ["MAX_IMAGE_BYTES", "ImageSource", "download_image", "fetch_image_bytes", "read_image_source"]
+__all__ = ["MAX_IMAGE_BYTES", "ImageSource", "fetch_image_bytes", "read_image_source"]
 
 #: Size cap of one downloaded image (Hermes's ``save_url_image`` limit).
 MAX_IMAGE_BYTES = 25 * 1024 * 1024
@@ -34,9 +36,6 @@ class ImageSource:
 
 def fetch_image_bytes(url: str, *, timeout: float | None = 60.0, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
     """Download ``url`` through the guarded fetcher and return verified image bytes."""
-    from hermes_nb.net.fetch import fetch
-    from hermes_nb.store.image_files import decode_b64, verify_image
-
     if url.startswith("data:"):
         data = decode_b64(url)
     else:
@@ -56,23 +55,8 @@ def fetch_image_bytes(url: str, *, timeout: float | None = 60.0, max_bytes: int 
     return data
 
 
-def download_image(
-    url: str,
-    *,
-    prefix: str = "image",
-    timeout: float | None = 60.0,
-    max_bytes: int = MAX_IMAGE_BYTES,
-) -> Path:
-    """Download, verify and save ``url`` atomically in the images cache (Hermes naming); return the path."""
-    from hermes_nb.plugins.image_provider import save_bytes_image
-
-    return save_bytes_image(fetch_image_bytes(url, timeout=timeout, max_bytes=max_bytes), prefix=prefix)
-
-
 def read_image_source(source: str | Path, *, timeout: float | None = 60.0) -> ImageSource:
     """A reference image from a local path, an http(s) URL or a ``data:`` URI, verified."""
-    from hermes_nb.store.image_files import verify_image
-
     text = str(source).strip()
     if text.startswith(("http://", "https://", "data:")):
         data = fetch_image_bytes(text, timeout=timeout)

@@ -16,7 +16,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_nb import config, errors
+from hermes_nb.config import get_hermes_home
 from hermes_nb.errors import HermesError, error_from_code
+from hermes_nb.plugins.image_download import fetch_image_bytes
+from hermes_nb.redaction import redact
+from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
 
 __all__ = [
     "VALID_ASPECT_RATIOS",
@@ -112,8 +117,6 @@ def normalize_reference_images(value: Any) -> list[str] | None:
 
 def images_cache_dir() -> Path:
     """``$HERMES_HOME/cache/images`` (created)."""
-    from hermes_nb.config import get_hermes_home
-
     path = get_hermes_home() / "cache" / "images"
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -139,8 +142,6 @@ def save_bytes_image(data: bytes, *, prefix: str = "image", extension: str = "pn
     The extension follows the detected format (``extension`` is Hermes's hint, used only when it
     agrees). Raises ``ParseError`` / ``ContentBlockedError`` before anything is written.
     """
-    from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, remember_verified, verify_image
-
     info = verify_image(data, thumbnail_px=DISPLAY_THUMBNAIL[0])
     ext = str(extension or "").lower().lstrip(".")
     if ext not in _EXTENSIONS or (ext != info.extension and not (ext == "jpeg" and info.format == "JPEG")):
@@ -165,8 +166,6 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def save_b64_image(b64_data: str, *, prefix: str = "image", extension: str = "png") -> Path:
     """Decode base64 (a ``data:`` URL prefix is accepted), verify and save it atomically."""
-    from hermes_nb.store.image_files import decode_b64
-
     return save_bytes_image(decode_b64(b64_data), prefix=prefix, extension=extension)
 
 
@@ -178,9 +177,7 @@ def save_url_image(
     max_bytes: int = 25 * 1024 * 1024,
 ) -> Path:
     """Download ``url`` at once through the SSRF-guarded client and save it (Hermes helper)."""
-    from hermes_nb.plugins.image_download import download_image
-
-    return download_image(url, prefix=prefix, timeout=timeout, max_bytes=max_bytes)
+    return save_bytes_image(fetch_image_bytes(url, timeout=timeout, max_bytes=max_bytes), prefix=prefix)
 
 
 def success_response(
@@ -218,8 +215,6 @@ def error_response(
     aspect_ratio: str = DEFAULT_ASPECT_RATIO,
 ) -> dict[str, Any]:
     """Hermes's error envelope (no ``modality`` key)."""
-    from hermes_nb.redaction import redact
-
     return {
         "success": False,
         "image": None,
@@ -294,8 +289,6 @@ def configured_model(provider: str, default: str | None, *, env: str | None = No
     ``image_gen.model`` → ``default``."""
     import os
 
-    from hermes_nb import config
-
     return (
         (os.environ.get(env, "").strip() if env else "")
         or config.get(f"image_gen.{provider}.model")
@@ -319,6 +312,4 @@ def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
 
 
 def _error_classes() -> list[type[HermesError]]:
-    from hermes_nb import errors
-
     return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]

@@ -19,6 +19,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 
+from hermes_nb import config
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError
 from hermes_nb.redaction import redact
 
@@ -122,8 +123,6 @@ def feature_install_command(feature: str) -> str:
 def _allow_lazy_installs() -> tuple[bool, str]:
     if os.environ.get("HERMES_DISABLE_LAZY_INSTALLS", "").strip().lower() in ("1", "true", "yes"):
         return False, "lazy installs disabled (HERMES_DISABLE_LAZY_INSTALLS=1)"
-    from hermes_nb import config
-
     try:
         allowed = config.get("security.allow_lazy_installs", True)
     except HermesError as exc:

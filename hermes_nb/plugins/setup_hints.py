@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from hermes_nb import config
+from hermes_nb.plugins import loader
 from hermes_nb.redaction import is_secret_name
 
 __all__ = ["missing_env", "setup_hint"]
@@ -30,8 +31,6 @@ def _manifest_env(owner: str) -> list[str]:
     if not owner:
         return []
     try:
-        from hermes_nb.plugins import loader
-
         rows = loader.list_plugins()
     except Exception:  # no loader (or a broken one): the schema alone still answers
         return []

@@ -16,6 +16,28 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.testing import (
+    _bfl,
+    _codex,
+    _comfyui,
+    _exa,
+    _fal,
+    _files,
+    _firecrawl,
+    _google,
+    _jina,
+    _keenable,
+    _openai,
+    _openrouter,
+    _pages,
+    _parallel,
+    _replicate,
+    _serp,
+    _stability,
+    _tavily,
+    _web_apis,
+    _xai,
+)
 from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response
 
 __all__ = ["Emulator", "Fault", "FAULT_KINDS", "PROVIDER_PREFIXES"]
@@ -225,21 +247,10 @@ class Emulator:
 
 
 def _build_apis() -> dict[str, Api]:
-    from hermes_nb.testing import _fal, _files, _openai, _openrouter, _pages, _tavily, _web_apis, _xai
-
-    modules: tuple[Any, ...] = (_web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files)
-    from hermes_nb.testing import _codex, _comfyui
-
-    modules = (*modules, _comfyui, _codex)
-    from hermes_nb.testing import _jina, _keenable, _serp
-
-    modules = (*modules, _jina, _keenable, _serp)
-    from hermes_nb.testing import _exa, _firecrawl, _parallel
-
-    modules = (*modules, _exa, _firecrawl, _parallel)
-    from hermes_nb.testing import _bfl, _google, _replicate, _stability
-
-    modules = (*modules, _replicate, _stability, _bfl, _google)
+    modules = (
+        _web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files, _comfyui, _codex, _jina,
+        _keenable, _serp, _exa, _firecrawl, _parallel, _replicate, _stability, _bfl, _google,
+    )  # fmt: skip
     apis: list[Api] = [api for module in modules for api in module.APIS]
     return {api.name: api for api in apis}
 
