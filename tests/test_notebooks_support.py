@@ -47,11 +47,13 @@ def test_notebook_contract(path: Path) -> None:
     assert checked, "each notebook pins at least one contract cell"
     assert all(c.execution_count is not None for c in checked), "commit notebooks executed (run _execute.py)"
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
-    assert not errors, "only cells tagged raises-exception may fail, and they fail with a one-line UsageError"
+    assert not errors, "only cells tagged raises-exception may fail, and they fail with a short UsageError"
     for cell in code:
         stderr = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
         if "raises-exception" in cell.metadata.get("tags", []):
-            assert stderr.startswith("UsageError: ") and stderr.strip().count("\n") == 0
+            # one message, no traceback, wrapped between words so JupyterLab never splits one
+            assert stderr.startswith("UsageError: ") and stderr.count("UsageError") == 1
+            assert "Traceback" not in stderr and all(len(line) <= 90 for line in stderr.splitlines())
         else:
             assert stderr == "", f"nbval compares stderr; cell printed {stderr[:200]!r}"
 
