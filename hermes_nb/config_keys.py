@@ -20,6 +20,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.provider_priority": (None, "List reordering providers inside each auto-selection tier."),
     "web.extract_char_limit": (15000, "Characters of an extracted page kept inline; the rest is stored."),
     "web.extract.min_confidence": (0.5, "direct: below this extraction confidence (0-1) try the next candidate."),
+    "web.extract.processes": (0, "direct: worker processes converting pages (0: one per core; 1: convert in the kernel)."),
     "web.timeout": (20.0, "Per-request timeout in seconds for web providers."),
     "web.deadline": (60.0, "Overall deadline in seconds for one search/extract call, retries included."),
     "web.max_retries": (2, "Retries on 429, 5xx and connect errors."),

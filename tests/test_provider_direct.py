@@ -174,3 +174,25 @@ def test_low_confidence_goes_to_jina_when_enabled(direct, emu: Emulator) -> None
     config.set("web.extract.min_confidence", 0.0)
     (page,) = direct.extract([url])
     assert "reader" not in page["metadata"]
+
+
+def test_one_page_at_a_time_also_converts_on_the_workers_unless_set_to_one_process(
+    direct, emu: Emulator
+) -> None:
+    import os
+    import sys
+
+    module = sys.modules[type(direct).__module__]
+    url = emu.page_url("/site/articles/hello-world.html")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    config.set("web.extract.processes", 1)
+    assert module._converter_pool() is None  # 1: convert in this process
+    in_kernel = direct.extract([url])[0]
+    config.set("web.extract.processes", 0)
+    pool = module._converter_pool()
+    if cores < 2 or not sys.platform.startswith("linux"):
+        assert pool is None
+        return
+    assert pool is not None and pool.submit(os.getpid).result() != os.getpid()
+    on_workers = direct.extract([url])[0]  # extract_many's one-URL calls share the cores this way
+    assert on_workers["content"] == in_kernel["content"] and on_workers["title"] == in_kernel["title"]

@@ -30,6 +30,7 @@ DEFAULT_MIN_CONFIDENCE = 0.5  # web.extract.min_confidence when unset
 
 _pool_lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_pool_size = 0
 
 
 def _converter_pool() -> Executor | None:
@@ -37,12 +38,18 @@ def _converter_pool() -> Executor | None:
 
     Workers are forked (Linux): they start with the converter already imported and never re-run the
     user's ``__main__`` (a script without a main guard stays safe). They are all forked at once,
-    here, before this call starts its fetch threads.
+    here, before this call starts its fetch threads. ``web.extract.processes`` caps their number
+    (1: convert in this process).
     """
-    global _pool
+    global _pool, _pool_size
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    wanted = _processes()
+    if wanted:
+        cores = min(cores, wanted)
     if cores < 2 or not sys.platform.startswith("linux"):
         return None
+    if _pool is not None and _pool_size != cores:  # web.extract.processes changed
+        _drop_pool()
     try:
         html_converter_ready()  # imported here, so forked workers inherit it
     except HermesError:  # a broken install: convert here, so each page fails with the fix
@@ -55,8 +62,16 @@ def _converter_pool() -> Executor | None:
             except (BrokenProcessPool, OSError):
                 pool.shutdown(wait=False)
                 return None
-            _pool = pool
+            _pool, _pool_size = pool, cores
         return _pool
+
+
+def _processes() -> int:
+    """``web.extract.processes``: 0 means one per core."""
+    try:
+        return max(0, int(config.get("web.extract.processes", 0) or 0))
+    except (TypeError, ValueError):
+        return 0
 
 
 def _drop_pool() -> None:
@@ -116,10 +131,12 @@ class DirectProvider(WebSearchProvider):
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         prefer_reader = bool(kwargs.get("prefer_reader", False))
         threshold = _threshold()
-        if len(urls) <= 1:
-            return [self._one(url, prefer_reader, None, threshold) for url in urls]
-        # Several pages: fetch on threads, convert on every core (processes) as each fetch lands.
+        # Pages are converted on every core (worker processes), also one page at a time: concurrent
+        # calls (extract_many's threads) then share the cores instead of one interpreter lock.
         converters = _converter_pool()
+        if len(urls) <= 1:
+            return [self._one(url, prefer_reader, converters, threshold) for url in urls]
+        # Several pages: fetch on threads, convert as each fetch lands.
         workers = min(MAX_PARALLEL, len(urls))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="direct") as pool:
             return list(pool.map(lambda url: self._one(url, prefer_reader, converters, threshold), urls))
