@@ -408,3 +408,14 @@ def test_force_reload_and_disable_undo_tools_and_hooks(bundled: Path, user: Path
     loader.enable("hooked")
     loader.load_plugins()
     assert tools.registry.get_entry("hk_ping") is not None and owned_hooks() == 1
+
+
+@pytest.mark.parametrize("group", ["console_scripts", "pytest11"])
+def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
+    from importlib.metadata import entry_points
+
+    from hermes_nb.plugins.discovery import _scan_entry_points
+
+    fast = _scan_entry_points(group)
+    assert fast is not None
+    assert sorted(fast) == sorted((ep.name, ep.value) for ep in entry_points(group=group))

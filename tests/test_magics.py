@@ -352,3 +352,19 @@ def test_long_errors_wrap_between_words(ip: InteractiveShell) -> None:
     lines = str(info.value).splitlines()
     assert len(lines) > 1 and all(len(line) <= 76 for line in lines)
     assert "%hermes providers" in " ".join(str(info.value).split())  # never "%herm es"
+
+
+def test_load_ext_keeps_heavy_modules_off_the_start_up_path(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "InteractiveShell.instance().run_line_magic('load_ext', 'hermes_nb')\n"
+        "print(sorted(m for m in ('httpx', 'trafilatura', 'PIL', 'pandas', 'lxml') if m in sys.modules))\n"
+    )
+    env = {"HERMES_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"  # each is imported on first use, not by %load_ext

@@ -5,11 +5,11 @@ Nothing here imports plugin code: a scan reads directory entries and manifests o
 
 from __future__ import annotations
 
+import configparser
 import logging
 import os
 import sys
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -241,12 +241,55 @@ def _path_state() -> tuple[tuple[str, int], ...]:
     return tuple(state)
 
 
+def _scan_entry_points(group: str) -> list[tuple[str, str]] | None:
+    """``(name, value)`` of ``group`` read straight from ``*.dist-info/entry_points.txt`` files.
+
+    ``importlib.metadata.entry_points`` builds a Distribution for every installed package (about
+    70 ms for 200 packages); this reads only the small entry-point files and parses just those
+    that name the group. Like importlib, the first distribution of a name on ``sys.path`` wins.
+    None when a ``sys.path`` entry is not a plain folder (a zip): then importlib answers.
+    """
+    header = f"[{group}]"
+    seen: set[str] = set()
+    found: list[tuple[str, str]] = []
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return None
+            continue
+        try:
+            names = sorted(e.name for e in os.scandir(folder) if e.name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+        for name in names:
+            dist = name.rsplit(".", 1)[0].split("-", 1)[0].lower().replace("_", "-")
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                text = Path(folder, name, "entry_points.txt").read_text(encoding="utf-8")
+            except OSError:
+                continue
+            if header not in text:
+                continue
+            parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+            parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
+            parser.read_string(text)
+            found += [(key.strip(), value.strip()) for key, value in parser.items(group)]
+    return found
+
+
 def _entry_point_records() -> list[PluginRecord]:
-    # Reading every installed distribution's metadata is the slowest part of discovery; installing
+    # Reading installed distributions' metadata is the slowest part of discovery; installing
     # or removing a package changes a sys.path folder's mtime, which invalidates this cache.
     state = _path_state()
     if _ep_cache.get("state") != state:
-        found = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        found = _scan_entry_points(ENTRY_POINT_GROUP)
+        if found is None:
+            from importlib.metadata import entry_points  # lazy: only for zipped sys.path entries
+
+            found = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
         _ep_cache.update(state=state, found=found)
     return [
         PluginRecord(PluginManifest(name=name, source="entrypoint", key=name, entry_point=value))

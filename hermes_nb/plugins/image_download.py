@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_nb.errors import ContentFetchError, InvalidInputError, ParseError
-from hermes_nb.net.fetch import fetch
 from hermes_nb.store.image_files import decode_b64, verify_image
 
 __all__ = ["MAX_IMAGE_BYTES", "ImageSource", "fetch_image_bytes", "read_image_source"]
@@ -36,6 +35,7 @@ class ImageSource:
 
 def fetch_image_bytes(url: str, *, timeout: float | None = 60.0, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
     """Download ``url`` through the guarded fetcher and return verified image bytes."""
+    from hermes_nb.net.fetch import fetch  # lazy: httpx stays off the %load_ext path
     if url.startswith("data:"):
         data = decode_b64(url)
     else:
