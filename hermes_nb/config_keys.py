@@ -45,6 +45,7 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "image_gen.<name>.model": (None, "Model for one image provider (wins over image_gen.model)."),
     "image_gen.diffusers.model": (None, "Local pipeline dir or an already-cached hub id (never downloaded)."),
     "image_gen.diffusers.size": (None, "'WxH' or {aspect: 'WxH'} for diffusers (multiples of 8)."),
+    "image_gen.diffusers.batch_size": (4, "Concurrent diffusers prompts (imagine_many) grouped into one pipeline call."),
     "image_gen.xai.resolution": (None, "xAI output resolution ('1k' or '2k')."),
     "image_gen.comfyui.workflow": (None, "ComfyUI workflow file (API format, {{name}} placeholders)."),
     "image_gen.comfyui.steps": (20, "Sampler steps filled into a ComfyUI workflow's {{steps}}."),

@@ -183,3 +183,88 @@ def test_text_only(tmp_path: Path) -> None:
     assert found.capabilities()["max_reference_images"] == 0
     with pytest.raises(InvalidInputError):
         images.imagine("x", backend="diffusers", reference_images="a.png")
+
+
+def _pipeline_calls(monkeypatch: pytest.MonkeyPatch, found: Any) -> list[int]:
+    """Spy on the plugin's pipeline runs: the number of prompts in each call."""
+    import sys
+
+    module = sys.modules[type(found).__module__]
+    real = module._run_pipeline
+    calls: list[int] = []
+
+    def counting(pipe: Any, group: list[Any], *args: Any) -> Any:
+        calls.append(len(group))
+        return real(pipe, group, *args)
+
+    monkeypatch.setattr(module, "_run_pipeline", counting)
+    return calls
+
+
+def test_imagine_many_groups_prompts_into_one_pipeline_call(
+    tiny_pipeline: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_nb import batch
+
+    found = provider()
+    config.set("image_gen.provider", "diffusers")
+    config.set("image_gen.diffusers.model", str(tiny_pipeline))
+    calls = _pipeline_calls(monkeypatch, found)
+    prompts = ["a lower tower", "a wider tower", "the lowest tower", "a newer tower"]
+    grouped = batch.imagine_many(prompts, seed=5, concurrency=4, progress=False, num_inference_steps=2)
+    assert all(getattr(r, "provider", None) == "diffusers" for r in grouped), [repr(r) for r in grouped]
+    assert sum(calls) == 4
+    assert max(calls) > 1  # concurrent prompts shared a pipeline call (4 threads, batch size 4)
+    config.set("image_gen.diffusers.batch_size", 1)
+    calls.clear()
+    alone = batch.imagine_many(
+        prompts, seed=5, concurrency=4, progress=False, new=True, num_inference_steps=2
+    )
+    assert calls == [1, 1, 1, 1]
+    for together, single in zip(grouped, alone, strict=True):  # an image's seed decides it, grouped or not
+        assert together.size == single.size and together.seed == single.seed == 5
+
+
+def test_a_failing_group_fails_every_caller_and_a_lone_call_still_runs() -> None:
+    import importlib.util
+    import sys
+    import threading
+
+    where = Path(__file__).resolve().parent.parent / "plugins" / "image_gen" / "diffusers" / "batching.py"
+    spec = importlib.util.spec_from_file_location("diffusers_batching", where)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["diffusers_batching"] = module  # dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop("diffusers_batching", None)
+    batcher = module.Batcher()
+    seen: list[list[str]] = []
+
+    def run(group: list[Any]) -> list[str]:
+        seen.append([job.prompt for job in group])
+        if any(job.prompt == "bad" for job in group):
+            raise RuntimeError("boom")
+        return [job.prompt.upper() for job in group]
+
+    assert batcher.submit("k", module.Job("alone", None), 4, run) == "ALONE"
+    results: dict[str, Any] = {}
+
+    def call(prompt: str) -> None:
+        try:
+            results[prompt] = batcher.submit("k", module.Job(prompt, None), 8, run)
+        except RuntimeError as exc:
+            results[prompt] = exc
+
+    threads = [threading.Thread(target=call, args=(p,)) for p in ("a", "b", "bad", "c")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(sum(seen[1:], [])) == ["a", "b", "bad", "c"]  # every job ran exactly once
+    for prompt in ("a", "b", "c"):
+        grouped_with_bad = any(prompt in group and "bad" in group for group in seen)
+        expected_failure = isinstance(results[prompt], RuntimeError)
+        assert expected_failure if grouped_with_bad else results[prompt] == prompt.upper()
+    assert isinstance(results["bad"], RuntimeError)

@@ -26,12 +26,16 @@ from hermes_nb.provider_api import (
     success_response,
 )
 
+from .batching import Batcher, Job
+
 INSTALL_HINT = "pip install 'hermes_nb[diffusers]'"
 _DEPENDENCIES = ("torch", "diffusers", "transformers")
 _ASPECT_SCALE = {"landscape": (1.5, 1.0), "square": (1.0, 1.0), "portrait": (1.0, 1.5)}
 
 _pipelines: dict[tuple[str, str, str], Any] = {}
 _lock = threading.Lock()
+_load_lock = threading.Lock()
+_batcher = Batcher()
 
 
 @on_reset
@@ -141,25 +145,20 @@ class DiffusersImageProvider(ImageGenProvider):
         seed = kwargs.get("seed")
         seed = int(seed) if seed is not None else random.SystemRandom().randrange(2**31)
         width, height = _size(pipe, aspect)
-        call: dict[str, Any] = {
-            "prompt": prompt,
-            "width": width,
-            "height": height,
-            "generator": torch.Generator(device=device).manual_seed(seed),
-        }
-        for name in ("num_inference_steps", "guidance_scale", "negative_prompt"):
-            if kwargs.get(name) is not None:
-                call[name] = kwargs[name]
+        tuning = ("num_inference_steps", "guidance_scale")
+        options = {name: kwargs[name] for name in tuning if kwargs.get(name) is not None}
+        job = Job(prompt, torch.Generator(device=device).manual_seed(seed), kwargs.get("negative_prompt"))
+        key = (model, device, width, height, tuple(sorted(options.items())))
         try:
-            with _lock:  # one pipeline run at a time: they are not thread-safe and fill the device
-                output = pipe(**call)
+            image = _batcher.submit(
+                key, job, _batch_size(), lambda group: _run_pipeline(pipe, group, width, height, options)
+            )
+        except _EmptyOutputError:
+            return fail("the pipeline returned no image", "empty_response")
         except (RuntimeError, ValueError, TypeError) as exc:
             return fail(f"the pipeline failed: {type(exc).__name__}: {exc}", "provider_error")
-        images = getattr(output, "images", None)
-        if not images:
-            return fail("the pipeline returned no image", "empty_response")
         buffer = io.BytesIO()
-        images[0].save(buffer, format="PNG")
+        image.save(buffer, format="PNG")
         path = save_bytes_image(buffer.getvalue(), prefix=self.name, extension="png")
         return success_response(
             image=str(path),
@@ -172,7 +171,7 @@ class DiffusersImageProvider(ImageGenProvider):
                 "width": width,
                 "height": height,
                 "device": device,
-                "num_inference_steps": call.get("num_inference_steps"),
+                "num_inference_steps": options.get("num_inference_steps"),
                 "cost": {"usd": 0.0, "estimated": False},
             },
         )
@@ -187,19 +186,54 @@ def _pipeline(model: str) -> tuple[Any, str]:
     dtype = torch.float16 if device == "cuda" else torch.float32
     source = str(Path(model).expanduser()) if Path(model).expanduser().is_dir() else model
     key = (source, device, str(dtype))
-    with _lock:
-        pipe = _pipelines.get(key)
-    if pipe is None:
-        with warnings.catch_warnings():
-            # diffusers >= 0.36 renamed torch_dtype to dtype; the old name still works everywhere.
-            warnings.filterwarnings("ignore", r".*torch_dtype.* is deprecated", FutureWarning)
-            pipe = AutoPipelineForText2Image.from_pretrained(source, local_files_only=True, torch_dtype=dtype)
-        pipe = pipe.to(device)
-        if hasattr(pipe, "set_progress_bar_config"):
-            pipe.set_progress_bar_config(disable=True)
+    # One load at a time: loading patches torch globally (empty "meta" weights), so two threads
+    # loading at once (imagine_many's first prompts) would leave tensors without data.
+    with _load_lock:
         with _lock:
-            pipe = _pipelines.setdefault(key, pipe)
+            pipe = _pipelines.get(key)
+        if pipe is None:
+            with warnings.catch_warnings():
+                # diffusers >= 0.36 renamed torch_dtype to dtype; the old name still works everywhere.
+                warnings.filterwarnings("ignore", r".*torch_dtype.* is deprecated", FutureWarning)
+                pipe = AutoPipelineForText2Image.from_pretrained(
+                    source, local_files_only=True, torch_dtype=dtype
+                )
+            pipe = pipe.to(device)
+            if hasattr(pipe, "set_progress_bar_config"):
+                pipe.set_progress_bar_config(disable=True)
+            with _lock:
+                _pipelines[key] = pipe
     return pipe, device
+
+
+class _EmptyOutputError(RuntimeError):
+    """The pipeline answered without images."""
+
+
+def _batch_size() -> int:
+    try:
+        return max(1, int(config.get("image_gen.diffusers.batch_size", 4) or 1))
+    except (TypeError, ValueError):
+        return 1
+
+
+def _run_pipeline(pipe: Any, group: list[Job], width: int, height: int, options: dict[str, Any]) -> list[Any]:
+    """One pipeline call for every job of ``group``: a prompt list and one seeded generator per image."""
+    call: dict[str, Any] = {
+        "prompt": [job.prompt for job in group],
+        "width": width,
+        "height": height,
+        "generator": [job.generator for job in group],
+        **options,
+    }
+    if any(job.negative_prompt for job in group):
+        call["negative_prompt"] = [job.negative_prompt or "" for job in group]
+    with _lock:  # one pipeline run at a time: they are not thread-safe and fill the device
+        output = pipe(**call)
+    images = list(getattr(output, "images", None) or [])
+    if not images:
+        raise _EmptyOutputError("no image")
+    return images
 
 
 def _size(pipe: Any, aspect: str) -> tuple[int, int]:
