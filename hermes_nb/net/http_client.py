@@ -3,10 +3,9 @@
 Retry policy (``retry=True``, the default):
 
 * connect errors and connect/pool timeouts are retried for every method (the request never left);
-* HTTP 408, 429 and 5xx (except 501 and 505, which will not change) are retried for every method:
-  the server answered, so callers whose POST must never run twice (image generation) pass
-  ``retry=RETRY_UNSENT`` (only connect failures and 429, where the server did no work) or
-  ``retry=False``;
+* HTTP 408, 429 and 5xx (except 501 and 505) are retried for every method: a POST that must never
+  run twice (image generation) passes ``retry=RETRY_UNSENT`` (only connect failures and 429, where
+  the server did no work) or ``retry=False``;
 * read timeouts, dropped connections and protocol errors are retried only for idempotent methods,
   because a POST may already have started work on the server.
 
@@ -62,6 +61,8 @@ __all__ = [
 log = logging.getLogger("hermes_nb.http")
 
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+#: As many idle connections kept as may be in flight (httpx keeps 20: a batch of 32 reconnected).
+POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=100, keepalive_expiry=30.0)
 ErrorMap = Callable[[httpx.Response], "HermesError | None"]
 
 _lock = threading.Lock()
@@ -201,6 +202,7 @@ class HttpClient:
                     headers={"User-Agent": user_agent()},
                     follow_redirects=True,
                     max_redirects=5,
+                    limits=POOL_LIMITS,
                 )
                 self._client_gen = _generation
             return self._client
@@ -215,6 +217,7 @@ class HttpClient:
                     headers={"User-Agent": user_agent()},
                     follow_redirects=True,
                     max_redirects=5,
+                    limits=POOL_LIMITS,
                 )
                 held = (_generation, client)
                 self._aclients[loop] = held
