@@ -69,6 +69,10 @@ from hermes_nb.store import StoreError, get_store
 from hermes_nb.web.content import Document, convert_fetched, html_converter_ready, html_signals, kind_of
 from hermes_nb.web.crawler import crawl as crawl_site
 
+#: The least time one poll request of an asynchronous job gets, whatever is left of the provider's
+#: own deadline: the SDK's deadline (``image_gen.timeout`` plus grace) bounds the whole call anyway.
+MIN_POLL_TIMEOUT_S = 5.0
+
 __all__ = [
     # base classes
     "WebSearchProvider",
@@ -97,6 +101,7 @@ __all__ = [
     "HttpClient",
     "get_client",
     "RETRY_UNSENT",
+    "MIN_POLL_TIMEOUT_S",
     "FetchedContent",
     "fetch",
     "check_url",

@@ -15,7 +15,7 @@ EXPECTED = {
     "RateLimitedError", "ProviderUnavailableError", "ParseError", "TransportError", "NetworkError",
     "TimeoutError_", "ContentError", "ContentBlockedError", "ContentFetchError", "ContentPolicyError",
     "StoreError", "error_for_status", "error_from_code",
-    "HttpClient", "get_client", "RETRY_UNSENT", "FetchedContent", "fetch", "check_url",
+    "HttpClient", "get_client", "RETRY_UNSENT", "MIN_POLL_TIMEOUT_S", "FetchedContent", "fetch", "check_url",
     "mcp_call_tool", "mcp_tool_text",
     "config", "get_provider_env",
     "VALID_ASPECT_RATIOS", "DEFAULT_ASPECT_RATIO", "resolve_aspect_ratio", "configured_model",

@@ -18,6 +18,7 @@ import httpx
 
 from hermes_nb.provider_api import (
     DEFAULT_ASPECT_RATIO,
+    MIN_POLL_TIMEOUT_S,
     RETRY_UNSENT,
     ContentFetchError,
     ContentPolicyError,
@@ -235,8 +236,9 @@ class BFLImageProvider(ImageGenProvider):
                         "GET",
                         polling_url,
                         headers=headers,
-                        timeout=min(left, 30.0),
-                        deadline=left,
+                        # one poll gets at least MIN_POLL_TIMEOUT_S; the SDK's deadline bounds the whole call
+                        timeout=max(MIN_POLL_TIMEOUT_S, min(left, 30.0)),
+                        deadline=max(MIN_POLL_TIMEOUT_S, left),
                         error_map=_error_for,
                     )
                 )

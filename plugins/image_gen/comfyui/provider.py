@@ -21,6 +21,7 @@ import httpx
 
 from hermes_nb.provider_api import (
     DEFAULT_ASPECT_RATIO,
+    MIN_POLL_TIMEOUT_S,
     RETRY_UNSENT,
     HermesError,
     ImageGenProvider,
@@ -192,8 +193,9 @@ class ComfyUIImageProvider(ImageGenProvider):
                     client.request(
                         "GET",
                         f"{base}/history/{prompt_id}",
-                        timeout=min(left, 30.0),
-                        deadline=left,
+                        # one poll gets at least MIN_POLL_TIMEOUT_S; the SDK's deadline bounds the whole call
+                        timeout=max(MIN_POLL_TIMEOUT_S, min(left, 30.0)),
+                        deadline=max(MIN_POLL_TIMEOUT_S, left),
                         error_map=_error_for,
                     )
                 )

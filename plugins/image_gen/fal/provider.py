@@ -15,6 +15,7 @@ import httpx
 
 from hermes_nb.provider_api import (
     DEFAULT_ASPECT_RATIO,
+    MIN_POLL_TIMEOUT_S,
     RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
@@ -234,8 +235,9 @@ class FalImageProvider(ImageGenProvider):
                         status_url,
                         params={"logs": 0},
                         headers=headers,
-                        timeout=min(left, 30.0),
-                        deadline=left,
+                        # one poll gets at least MIN_POLL_TIMEOUT_S; the SDK's deadline bounds the whole call
+                        timeout=max(MIN_POLL_TIMEOUT_S, min(left, 30.0)),
+                        deadline=max(MIN_POLL_TIMEOUT_S, left),
                         error_map=_error_for,
                     )
                 )

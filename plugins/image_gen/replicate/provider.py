@@ -19,6 +19,7 @@ import httpx
 
 from hermes_nb.provider_api import (
     DEFAULT_ASPECT_RATIO,
+    MIN_POLL_TIMEOUT_S,
     RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
@@ -241,14 +242,17 @@ class ReplicateImageProvider(ImageGenProvider):
                     )
                 self._sleep(max(0.0, min(interval, left)))
                 interval = min(interval * POLL_FACTOR, POLL_MAX)
-                left = max(0.001, timeout - (self._clock() - started))
+                left = timeout - (self._clock() - started)
+                if left <= 0:  # the deadline passed while sleeping: cancel (above), no doomed request
+                    continue
                 prediction = _json(
                     client.request(
                         "GET",
                         get_url,
                         headers=headers,
-                        timeout=min(left, 30.0),
-                        deadline=left,
+                        # one poll gets at least MIN_POLL_TIMEOUT_S; the SDK's deadline bounds the whole call
+                        timeout=max(MIN_POLL_TIMEOUT_S, min(left, 30.0)),
+                        deadline=max(MIN_POLL_TIMEOUT_S, left),
                         error_map=_error_for,
                     )
                 )
