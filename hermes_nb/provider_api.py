@@ -13,8 +13,9 @@ stay stable while the modules behind them move.
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
   for a vendor's public MCP endpoint (keyless modes)
 - keys and settings: ``config.get(key)``, ``config.resolve_key(*names)``, ``get_provider_env(name)``
-- images: Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …) and
-  ``read_image_source`` for reference images
+- images: Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …),
+  ``answer_or_error`` (a ``generate`` body: errors become Hermes's error envelope),
+  ``reference_sources`` and ``read_image_source`` for reference images
 - content: ``convert_fetched`` (bytes → Markdown), ``Document``, ``crawl_site`` (the built-in crawler)
 - the rest: ``progress`` (a bar only when someone watches), ``on_reset`` (clear caches between tests),
   ``get_store`` (the local store, for offline providers)
@@ -53,9 +54,11 @@ from hermes_nb.plugins.image_provider import (
     DEFAULT_ASPECT_RATIO,
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
+    answer_or_error,
     configured_model,
     error_response,
     error_response_for,
+    reference_sources,
     resolve_aspect_ratio,
     save_b64_image,
     save_bytes_image,
@@ -121,6 +124,8 @@ __all__ = [
     "success_response",
     "error_response",
     "error_response_for",
+    "answer_or_error",
+    "reference_sources",
     "read_image_source",
     # content
     "Document",

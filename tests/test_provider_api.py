@@ -20,7 +20,7 @@ EXPECTED = {
     "config", "get_provider_env",
     "VALID_ASPECT_RATIOS", "DEFAULT_ASPECT_RATIO", "resolve_aspect_ratio", "configured_model",
     "save_b64_image", "save_bytes_image", "save_url_image", "success_response", "error_response",
-    "error_response_for", "read_image_source",
+    "error_response_for", "answer_or_error", "reference_sources", "read_image_source",
     "Document", "convert_fetched", "html_signals", "html_converter_ready", "kind_of", "crawl_site",
     "progress", "on_reset", "get_store", "STORE_FILENAME",
 }  # fmt: skip

@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ __all__ = [
     "success_response",
     "error_response",
     "error_response_for",
+    "answer_or_error",
+    "reference_sources",
     "configured_model",
     "write_atomic",
     "image_path",
@@ -282,6 +285,23 @@ def error_response_for(
         prompt=prompt,
         aspect_ratio=aspect_ratio,
     )
+
+
+def reference_sources(image_url: str | None, reference_image_urls: list[str] | None) -> list[str]:
+    """The images an edit starts from: Hermes's ``image_url`` first, then ``reference_image_urls``."""
+    return [s for s in [image_url, *(reference_image_urls or [])] if s]
+
+
+def answer_or_error(
+    provider: str, prompt: str, aspect_ratio: Any, model: str, run: Callable[[str], dict[str, Any]]
+) -> dict[str, Any]:
+    """Hermes's ``generate`` contract around ``run(aspect)``: the aspect resolved, and a
+    ``HermesError`` raised inside turned into ``error_response_for`` (never raised to Hermes)."""
+    aspect = resolve_aspect_ratio(aspect_ratio)
+    try:
+        return run(aspect)
+    except HermesError as exc:
+        return error_response_for(exc, provider=provider, model=model, prompt=prompt, aspect_ratio=aspect)
 
 
 def configured_model(provider: str, default: str | None, *, env: str | None = None) -> str | None:

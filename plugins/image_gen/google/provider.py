@@ -25,11 +25,11 @@ from hermes_nb.provider_api import (
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    answer_or_error,
     config,
     configured_model,
-    error_response_for,
     get_client,
-    resolve_aspect_ratio,
+    reference_sources,
     save_b64_image,
     success_response,
 )
@@ -126,15 +126,12 @@ class GoogleImageProvider(ImageGenProvider):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        aspect = resolve_aspect_ratio(aspect_ratio)
         model = str(kwargs.pop("model", None) or configured_model(self.name, DEFAULT_MODEL))
-        sources = [s for s in [image_url, *(reference_image_urls or [])] if s]
-        try:
-            return self._generate(prompt, aspect, model, sources, kwargs)
-        except HermesError as exc:
-            return error_response_for(
-                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
-            )
+        sources = reference_sources(image_url, reference_image_urls)
+        return answer_or_error(
+            self.name, prompt, aspect_ratio, model,
+            lambda aspect: self._generate(prompt, aspect, model, sources, kwargs),
+        )  # fmt: skip
 
     def _generate(
         self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]

@@ -25,12 +25,12 @@ from hermes_nb.provider_api import (
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    answer_or_error,
     config,
     configured_model,
-    error_response_for,
     get_client,
     read_image_source,
-    resolve_aspect_ratio,
+    reference_sources,
     save_b64_image,
     success_response,
 )
@@ -117,15 +117,12 @@ class OpenAICodexImageProvider(ImageGenProvider):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        aspect = resolve_aspect_ratio(aspect_ratio)
         model = self.resolve_model(kwargs.pop("model", None))
-        sources = [s for s in [image_url, *(reference_image_urls or [])] if s]
-        try:
-            return self._generate(prompt, aspect, model, sources, kwargs)
-        except HermesError as exc:
-            return error_response_for(
-                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
-            )
+        sources = reference_sources(image_url, reference_image_urls)
+        return answer_or_error(
+            self.name, prompt, aspect_ratio, model,
+            lambda aspect: self._generate(prompt, aspect, model, sources, kwargs),
+        )  # fmt: skip
 
     def _generate(
         self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]

@@ -19,12 +19,11 @@ from hermes_nb.provider_api import (
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    answer_or_error,
     config,
     configured_model,
     error_response,
-    error_response_for,
     get_client,
-    resolve_aspect_ratio,
     save_b64_image,
     success_response,
 )
@@ -114,14 +113,11 @@ class OpenAIImageProvider(ImageGenProvider):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        aspect = resolve_aspect_ratio(aspect_ratio)
         model = self.resolve_model(kwargs.pop("model", None))
-        try:
-            return self._generate(prompt, aspect, model, image_url, reference_image_urls, kwargs)
-        except HermesError as exc:
-            return error_response_for(
-                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
-            )
+        return answer_or_error(
+            self.name, prompt, aspect_ratio, model,
+            lambda aspect: self._generate(prompt, aspect, model, image_url, reference_image_urls, kwargs),
+        )  # fmt: skip
 
     def _generate(
         self,

@@ -25,11 +25,10 @@ from hermes_nb.provider_api import (
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
+    answer_or_error,
     config,
     configured_model,
-    error_response_for,
     get_client,
-    resolve_aspect_ratio,
     save_b64_image,
     save_bytes_image,
     success_response,
@@ -116,18 +115,16 @@ class StabilityImageProvider(ImageGenProvider):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        aspect = resolve_aspect_ratio(aspect_ratio)
         model = str(kwargs.pop("model", None) or configured_model(self.name, DEFAULT_MODEL))
-        try:
+
+        def run(aspect: str) -> dict[str, Any]:
             if image_url or reference_image_urls:
                 raise InvalidInputError(
                     "the stability provider takes no reference images (text-to-image only)"
                 )
             return self._generate(prompt, aspect, model, kwargs)
-        except HermesError as exc:
-            return error_response_for(
-                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
-            )
+
+        return answer_or_error(self.name, prompt, aspect_ratio, model, run)
 
     def _generate(self, prompt: str, aspect: str, model: str, options: dict[str, Any]) -> dict[str, Any]:
         prompt = (prompt or "").strip()
