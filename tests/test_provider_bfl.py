@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fixtures.clocks import FakeClock, fake_provider_clock
 from PIL import Image
 
 from hermes_nb import config, images
@@ -26,30 +27,9 @@ from hermes_nb.plugins.image_provider import images_cache_dir
 from hermes_nb.plugins.registry import image_providers
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 4))
-        self.now += seconds
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    from hermes_nb.plugins.loader import load_plugins
-
-    load_plugins()
-    provider = image_providers.get("bfl")
-    assert provider is not None
-    fake = FakeClock()
-    monkeypatch.setattr(type(provider), "_sleep", staticmethod(fake.sleep))
-    monkeypatch.setattr(type(provider), "_clock", staticmethod(fake.clock))
-    return fake
+    return fake_provider_clock(monkeypatch, "bfl")
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.clocks import FakeClock, fake_provider_clock
 
 from hermes_nb import config, images
 from hermes_nb.errors import (
@@ -24,28 +25,9 @@ from hermes_nb.testing import Emulator, use_emulator
 from hermes_nb.testing import _comfyui as emulated
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 4))
-        self.now += seconds
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    load_plugins()
-    provider = image_providers.get("comfyui")
-    assert provider is not None
-    fake = FakeClock()
-    monkeypatch.setattr(type(provider), "_sleep", staticmethod(fake.sleep))
-    monkeypatch.setattr(type(provider), "_clock", staticmethod(fake.clock))
-    return fake
+    return fake_provider_clock(monkeypatch, "comfyui")
 
 
 @pytest.fixture

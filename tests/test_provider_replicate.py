@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fixtures.clocks import FakeClock, fake_provider_clock
 from PIL import Image
 
 from hermes_nb import config, images
@@ -28,30 +29,9 @@ from hermes_nb.plugins.registry import image_providers
 from hermes_nb.testing._replicate import VERSIONS
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 4))
-        self.now += seconds
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    from hermes_nb.plugins.loader import load_plugins
-
-    load_plugins()
-    provider = image_providers.get("replicate")
-    assert provider is not None
-    fake = FakeClock()
-    monkeypatch.setattr(type(provider), "_sleep", staticmethod(fake.sleep))
-    monkeypatch.setattr(type(provider), "_clock", staticmethod(fake.clock))
-    return fake
+    return fake_provider_clock(monkeypatch, "replicate")
 
 
 @pytest.fixture
