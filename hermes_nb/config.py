@@ -74,19 +74,40 @@ class ConfigValue:
 
 def get_hermes_home() -> Path:
     """``$HERMES_HOME`` or ``~/.hermes`` (not created here)."""
-    raw = os.environ.get("HERMES_HOME", "").strip()
-    return Path(raw).expanduser() if raw else Path.home() / ".hermes"
+    return _home_file("")
+
+
+#: ``(HERMES_HOME, HOME, name)`` → the path: config lookups run several times per provider call.
+_home_paths: dict[tuple[str, str, str], Path] = {}
+
+
+def _home_file(name: str) -> Path:
+    """``name`` inside ``get_hermes_home()`` (the folder itself for ``""``)."""
+    key = (os.environ.get("HERMES_HOME", ""), os.environ.get("HOME", ""), name)
+    path = _home_paths.get(key)
+    if path is None:
+        raw = key[0].strip()
+        home = Path(raw).expanduser() if raw else Path.home() / ".hermes"
+        path = home / name if name else home
+        if len(_home_paths) > 64:  # HERMES_HOME changes in tests; keep the table small
+            _home_paths.clear()
+        _home_paths[key] = path
+    return path
+
+
+def _copy(value: Any) -> Any:
+    """A copy the caller may change (strings, numbers and None are shared: they cannot change)."""
+    return value if value is None or isinstance(value, (str, int, float)) else copy.deepcopy(value)
 
 
 def _read_cached(path: Path, parse: Any) -> Any:
     try:
-        mtime = path.stat().st_mtime_ns
+        mtime = os.stat(path).st_mtime_ns
     except OSError:
         return None
-    with _lock:
-        hit = _file_cache.get(path)
-        if hit and hit[0] == mtime:
-            return hit[1]
+    hit = _file_cache.get(path)  # a single dict read needs no lock
+    if hit and hit[0] == mtime:
+        return hit[1]
     value = parse(path)
     with _lock:
         _file_cache[path] = (mtime, value)
@@ -114,7 +135,7 @@ def _parse_yaml(path: Path) -> dict[str, Any]:
 
 def load_config() -> dict[str, Any]:
     """The parsed ``config.yaml`` with runtime overrides applied (a fresh copy)."""
-    data = _read_cached(get_hermes_home() / "config.yaml", _parse_yaml) or {}
+    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
     merged = copy.deepcopy(data)
     with _lock:
         for key, value in _overrides.items():
@@ -148,24 +169,24 @@ def _lookup(tree: dict[str, Any], key: str) -> Any:
 
 def _default(key: str) -> Any:
     if key in KNOWN_KEYS:
-        return copy.deepcopy(KNOWN_KEYS[key][0])
+        return _copy(KNOWN_KEYS[key][0])
     parts = key.split(".")
     if len(parts) == 3:
         pattern = f"{parts[0]}.<name>.{parts[2]}"
         if pattern in KNOWN_KEYS:
-            return copy.deepcopy(KNOWN_KEYS[pattern][0])
+            return _copy(KNOWN_KEYS[pattern][0])
     return None
 
 
 def effective(key: str) -> ConfigValue:
     """The value of ``key`` with its source."""
-    with _lock:
-        if key in _overrides:
-            return ConfigValue(key, copy.deepcopy(_overrides[key]), "runtime")
-    data = _read_cached(get_hermes_home() / "config.yaml", _parse_yaml) or {}
+    override = _overrides.get(key, _UNSET)  # a single dict read needs no lock
+    if override is not _UNSET:
+        return ConfigValue(key, _copy(override), "runtime")
+    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
     found = _lookup(data, key)
     if found is not _UNSET and found is not None:
-        return ConfigValue(key, copy.deepcopy(found), "config.yaml")
+        return ConfigValue(key, _copy(found), "config.yaml")
     return ConfigValue(key, _default(key), "default")
 
 
@@ -227,7 +248,7 @@ def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
 
 def show() -> list[ConfigValue]:
     """Every known or set key with its effective value and source; secrets are masked."""
-    data = _read_cached(get_hermes_home() / "config.yaml", _parse_yaml) or {}
+    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
     keys = {k for k in KNOWN_KEYS if "<name>" not in k}
     keys |= builtins.set(_flatten(data))
     with _lock:
@@ -298,7 +319,7 @@ def export_dotenv() -> list[str]:
     Hermes plugins read ``os.environ``; the loader calls this before any plugin is imported.
     Returns the names it set (secret-looking values are registered for redaction).
     """
-    values = _read_cached(get_hermes_home() / ".env", _parse_dotenv) or {}
+    values = _read_cached(_home_file(".env"), _parse_dotenv) or {}
     added = []
     with _lock:
         for name, value in values.items():
@@ -320,7 +341,7 @@ def resolve_key(*names: str) -> str | None:
             value = os.environ.get(name, "").strip()
         if not value:
             if dotenv is None:
-                dotenv = _read_cached(get_hermes_home() / ".env", _parse_dotenv) or {}
+                dotenv = _read_cached(_home_file(".env"), _parse_dotenv) or {}
             value = dotenv.get(name, "").strip()
         if value:
             if is_secret_name(name):
@@ -341,5 +362,6 @@ def reset() -> None:
         _overrides.clear()
         _session_keys.clear()
         _file_cache.clear()
+        _home_paths.clear()
         for name in list(_exported):
             _unexport(name)

@@ -528,3 +528,62 @@ def test_a_vendor_error_that_will_not_pass_stops_retries() -> None:
     with pytest.raises(ProviderError, match="add credit"):
         make(handler).request("GET", "https://api.test/x", error_map=vendor)
     assert len(seen) == 1
+
+
+# -- lanes: one request per pooled client, no cookies kept ---------------------------------------
+
+
+def test_a_cookie_one_answer_sets_is_not_sent_with_the_next_call() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"ok": True}, headers={"Set-Cookie": "session=abc; Path=/"})
+
+    client = HttpClient("cookies", transport=httpx.MockTransport(handler))
+    client.get_json("https://api.example.test/a")
+    client.get_json("https://api.example.test/b")
+    assert [r.headers.get("cookie") for r in seen] == [None, None]
+
+
+def test_concurrent_requests_each_get_a_lane_of_their_own_and_lanes_are_reused() -> None:
+    inside = threading.Barrier(4, timeout=10)
+    clients: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        inside.wait()  # all four requests are in flight at once
+        return httpx.Response(200, json={})
+
+    client = HttpClient("lanes", transport=httpx.MockTransport(handler))
+    original = client._new_lane
+
+    def counting() -> httpx.Client:
+        made = original()
+        clients.append(id(made))
+        return made
+
+    client._lanes._make = counting
+    url = "https://api.example.test/"
+    threads = [threading.Thread(target=client.get_json, args=(url,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(clients) == 4  # no request waited for another's client
+    inside.reset()
+    done = []
+    threads = [threading.Thread(target=lambda: done.append(client.get_json("https://api.example.test/")))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(done) == 4 and len(clients) == 4  # the second round reused the four lanes
+
+
+def test_set_transport_retires_the_lanes_built_for_the_old_one() -> None:
+    client = HttpClient("retire")
+    set_transport(httpx.MockTransport(lambda request: httpx.Response(200, json={"n": 1})))
+    assert client.get_json("https://api.example.test/") == {"n": 1}
+    set_transport(httpx.MockTransport(lambda request: httpx.Response(200, json={"n": 2})))
+    assert client.get_json("https://api.example.test/") == {"n": 2}

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
@@ -113,16 +114,19 @@ def run_batch(
     own = executor is None
     pool = executor if executor is not None else ThreadPoolExecutor(limit, "hermes_nb-batch")
     in_flight: dict[Future[Any], int] = {}
-    queue = iter(pending)
+    finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()  # futures report here as they end
+    upcoming = iter(pending)
 
     def fill() -> None:
         while len(in_flight) < limit:
-            index = next(queue, None)
+            index = next(upcoming, None)
             if index is None:
                 return
             if rate is not None:
                 rate.acquire()
-            in_flight[pool.submit(_call, func, todo[index])] = index
+            future = pool.submit(_call, func, todo[index])
+            in_flight[future] = index
+            future.add_done_callback(finished.put)
 
     def record(index: int, future: Future[Any]) -> None:
         try:
@@ -142,10 +146,11 @@ def run_batch(
             bar.update(len(todo) - len(pending))
             fill()
             while in_flight:
-                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    record(in_flight.pop(future), future)
-                    bar.update()
+                # One wake-up per finished item: concurrent.futures.wait() would set up and tear
+                # down a waiter on every in-flight future each time (a third of a 32-wide batch's CPU).
+                future = finished.get()
+                record(in_flight.pop(future), future)
+                bar.update()
                 fill()
     finally:
         for future in in_flight:

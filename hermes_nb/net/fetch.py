@@ -24,6 +24,7 @@ from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import ContentFetchError, TimeoutError_
 from hermes_nb.net._headers import user_agent
+from hermes_nb.net._lanes import tls_context
 from hermes_nb.net._sniff import detect_charset, detect_content_type
 from hermes_nb.net._transports import as_async_transport, as_sync_transport
 from hermes_nb.net.url_guard import GuardedURL, Resolver, check_url
@@ -97,19 +98,6 @@ def set_clock(clock: Callable[[], float] | None) -> None:
     """Use ``clock`` for deadlines (tests); None restores ``time.monotonic``."""
     global _clock
     _clock = clock or time.monotonic
-
-
-_tls_lock = threading.Lock()
-_tls: Any = None
-
-
-def _tls_context() -> Any:
-    """httpx's default TLS context, built once: loading the CA bundle costs ~100 ms per client."""
-    global _tls
-    with _tls_lock:
-        if _tls is None:
-            _tls = httpx.create_ssl_context()
-        return _tls
 
 
 @on_reset
@@ -256,7 +244,7 @@ def _fetch_chain_sync(plan: _Plan) -> FetchedContent:
     while True:
         guarded = plan.guard(current)
         with httpx.Client(transport=transport, follow_redirects=False, trust_env=False,
-                          verify=_tls_context()) as client:
+                          verify=tls_context()) as client:
             resp = None
             for i, address in enumerate(guarded.addresses):
                 args = plan.request_args(guarded, address)
@@ -311,7 +299,7 @@ async def _fetch_chain_async(plan: _Plan) -> FetchedContent:
     while True:
         guarded = await asyncio.to_thread(plan.guard, current)
         async with httpx.AsyncClient(transport=transport, follow_redirects=False, trust_env=False,
-                                     verify=_tls_context()) as client:
+                                     verify=tls_context()) as client:
             resp = None
             for i, address in enumerate(guarded.addresses):
                 args = plan.request_args(guarded, address)

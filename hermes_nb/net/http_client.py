@@ -32,6 +32,7 @@ from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import HermesError, ParseError, error_for_status
 from hermes_nb.net._headers import body_excerpt, register_request_secrets, user_agent
+from hermes_nb.net._lanes import ApiClient, Lanes, network_transport
 from hermes_nb.net._limits import Slots, TokenBucket
 from hermes_nb.net._retry import (
     BACKOFF_BASE,
@@ -61,7 +62,8 @@ __all__ = [
 log = logging.getLogger("hermes_nb.http")
 
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-#: As many idle connections kept as may be in flight (httpx keeps 20: a batch of 32 reconnected).
+#: Async clients keep as many idle connections as may be in flight (httpx keeps 20: a batch of 32
+#: reconnected). Sync requests use lanes (``_lanes``).
 POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=100, keepalive_expiry=30.0)
 ErrorMap = Callable[[httpx.Response], "HermesError | None"]
 
@@ -71,12 +73,16 @@ _transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None
 _generation = 0
 
 
-def _rebuild(resp: httpx.Response, body: bytes) -> httpx.Response:
-    """A fully read response built from the decoded body."""
-    out = httpx.Response(resp.status_code, headers=decoded_headers(resp), content=body,
-                         request=resp.request, extensions=resp.extensions)
-    out.history = list(resp.history)
-    return out
+def _read_into(resp: httpx.Response, body: bytes) -> httpx.Response:
+    """``resp`` as read: ``body`` (decoded, within the cap) becomes its ``content``.
+
+    This is what ``httpx.Response.read()`` itself does once the stream is consumed; building a
+    second ``Response`` instead cost 6 % of a batch's CPU.
+    """
+    resp._content = body
+    if "content-encoding" in resp.headers:  # the headers must describe the decoded body
+        resp.headers = httpx.Headers(decoded_headers(resp))
+    return resp
 
 
 class _TooLargeError(Exception):
@@ -123,8 +129,7 @@ class HttpClient:
         self._bucket: TokenBucket | None = None
         self._slots: Slots | None = None
         self.configure(rate_limit_per_s=rate_limit_per_s, max_concurrency=max_concurrency)
-        self._client: httpx.Client | None = None
-        self._client_gen = -1
+        self._lanes = Lanes(self._new_lane)
         self._aclients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[int, httpx.AsyncClient]]
         self._aclients = weakref.WeakKeyDictionary()
 
@@ -192,20 +197,9 @@ class HttpClient:
     def _current_transport(self) -> Any:
         return self._transport if self._transport is not None else _transport
 
-    def _sync_client(self) -> httpx.Client:
-        with self._lock:
-            if self._client is None or self._client_gen != _generation:
-                if self._client is not None:
-                    self._client.close()
-                self._client = httpx.Client(
-                    transport=as_sync_transport(self._current_transport()),
-                    headers={"User-Agent": user_agent()},
-                    follow_redirects=True,
-                    max_redirects=5,
-                    limits=POOL_LIMITS,
-                )
-                self._client_gen = _generation
-            return self._client
+    def _new_lane(self) -> httpx.Client:
+        return ApiClient(transport=as_sync_transport(self._current_transport()) or network_transport(),
+                         headers={"User-Agent": user_agent()}, follow_redirects=True, max_redirects=5)
 
     def _async_client(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -225,10 +219,8 @@ class HttpClient:
 
     def close(self) -> None:
         """Close pooled connections (async pools are dropped; their loops close them)."""
+        self._lanes.close()
         with self._lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
             self._aclients = weakref.WeakKeyDictionary()
 
     # -- sending -----------------------------------------------------------------------------
@@ -254,7 +246,11 @@ class HttpClient:
         register_request_secrets(params, headers, json if isinstance(json, Mapping) else None, data)
         call = Call(self, method, url, timeout, deadline, retry, error_map)
         cap = self._cap(max_bytes)
-        client = self._sync_client()
+        with self._lanes.lane(_generation) as client:
+            return self._send(client, call, url, cap, params=params, json=json, data=data, files=files,
+                              headers=headers)
+
+    def _send(self, client: httpx.Client, call: Call, url: str, cap: int, **parts: Any) -> httpx.Response:
         while True:
             per_attempt = call.attempt_timeout()
             wait = call.rate_wait()
@@ -264,8 +260,7 @@ class HttpClient:
             if slots is not None and not slots.acquire(call.remaining()):
                 raise call.deadline_error(f"waited for a free slot (max_concurrency={slots.size})")
             try:
-                req = client.build_request(call.method, url, params=params, json=json, data=data,
-                                           files=files, headers=headers, timeout=per_attempt)
+                req = client.build_request(call.method, url, timeout=per_attempt, **parts)
                 try:
                     resp = client.send(req, stream=True)
                     try:
@@ -281,7 +276,7 @@ class HttpClient:
                 except _TooLargeError:
                     raise self._too_large(call, cap) from None
                 else:
-                    resp = _rebuild(resp, bytes(body))
+                    resp = _read_into(resp, bytes(body))
                     next_delay = call.on_response(resp)
                     if next_delay is None:
                         return resp
@@ -327,7 +322,7 @@ class HttpClient:
                 except _TooLargeError:
                     raise self._too_large(call, cap) from None
                 else:
-                    resp = _rebuild(resp, bytes(body))
+                    resp = _read_into(resp, bytes(body))
                     next_delay = call.on_response(resp)
                     if next_delay is None:
                         return resp

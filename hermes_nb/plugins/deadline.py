@@ -1,12 +1,13 @@
 """Deadlines on provider calls: a provider that does not answer in time fails with TIMEOUT naming it.
 
 Every call of a provider's capability (``search``, ``extract``, ``crawl``, ``generate``), bundled or
-plugin, sync or ``async def``, runs under a deadline. A synchronous call runs in its own daemon thread
-and the caller stops waiting at the deadline, so a provider that sleeps or blocks never freezes the
-kernel. Its late answer lands in a future that nobody reads any more: abandoned work cannot leak
-into a later result. The deadline comes from configuration (``deadline_for``): ``web.deadline`` for
-search and extract, at least ``limit × web.timeout`` for a crawl, ``image_gen.timeout`` for images,
-plus ``GRACE_S`` so that a provider's own, more precise timeout error is the one the user sees.
+plugin, sync or ``async def``, runs under a deadline. A synchronous call runs in a daemon thread of
+its own (reused between calls, ``call_threads``) and the caller stops waiting at the deadline, so a
+provider that sleeps or blocks never freezes the kernel. Its late answer lands in a future that
+nobody reads any more: abandoned work cannot leak into a later result. The deadline comes from
+configuration (``deadline_for``): ``web.deadline`` for search and extract, at least
+``limit × web.timeout`` for a crawl, ``image_gen.timeout`` for images, plus ``GRACE_S`` so that a
+provider's own, more precise timeout error is the one the user sees.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ import asyncio
 import concurrent.futures
 import contextvars
 import inspect
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from hermes_nb import config
 from hermes_nb._async import call_maybe_async
 from hermes_nb.errors import InvalidInputError, TimeoutError_
+from hermes_nb.plugins.call_threads import run_in_thread
 
 __all__ = ["GRACE_S", "Deadline", "deadline_for", "call_with_deadline", "acall_with_deadline"]
 
@@ -75,7 +76,7 @@ def _timeout(provider: str, what: str, seconds: float, key: str) -> TimeoutError
 
 
 def _start(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], name: str) -> Any:
-    """Run ``func`` (sync or async) in a daemon thread; its outcome goes to the returned future only."""
+    """Run ``func`` (sync or async) in a pooled daemon thread; its outcome goes to the returned future."""
     future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     context = contextvars.copy_context()  # the caller's context (config overrides, emulator) goes along
 
@@ -89,7 +90,7 @@ def _start(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
         else:
             future.set_result(result)
 
-    threading.Thread(target=work, name=f"hermes_nb-provider-{name}", daemon=True).start()
+    run_in_thread(work, name)
     return future
 
 
