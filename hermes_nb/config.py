@@ -19,10 +19,13 @@ with ``hermes_nb.redaction`` so that no error, log line or rendered output can c
 from __future__ import annotations
 
 import builtins
+import contextlib
+import contextvars
 import copy
 import os
 import threading
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +40,7 @@ __all__ = [
     "KNOWN_KEYS",
     "DEAD_KEYS",
     "ConfigValue",
+    "consistent",
     "get_hermes_home",
     "load_config",
     "get",
@@ -100,7 +104,41 @@ def _copy(value: Any) -> Any:
     return value if value is None or isinstance(value, (str, int, float)) else copy.deepcopy(value)
 
 
+#: Inside ``consistent()``: the files read so far in this call, as first read (path → parsed value).
+_pinned: contextvars.ContextVar[dict[Path, Any] | None] = contextvars.ContextVar(
+    "hermes_nb_config_pinned", default=None
+)
+
+
+@contextlib.contextmanager
+def consistent() -> Iterator[None]:
+    """Within the block every lookup sees ``config.yaml`` and ``.env`` as they were first read in it.
+
+    One provider call makes about ten lookups; pinned, they cost one ``stat`` of each file instead
+    of ten (a ``stat`` lets another thread take the interpreter lock: 32 threads in a batch
+    switched on each), and a file edited mid-call cannot give one call a mix of old and new values.
+    The next call sees the edit. Threads started inside with a copy of this context share the pin.
+    """
+    if _pinned.get() is not None:
+        yield
+        return
+    token = _pinned.set({})
+    try:
+        yield
+    finally:
+        _pinned.reset(token)
+
+
 def _read_cached(path: Path, parse: Any) -> Any:
+    pinned = _pinned.get()
+    if pinned is None:
+        return _read_fresh(path, parse)
+    if path not in pinned:
+        pinned[path] = _read_fresh(path, parse)
+    return pinned[path]
+
+
+def _read_fresh(path: Path, parse: Any) -> Any:
     try:
         mtime = os.stat(path).st_mtime_ns
     except OSError:

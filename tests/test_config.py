@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,22 @@ def test_dead_hermes_keys_warn_once_naming_why(hermetic: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         config.get("web.backend")  # the parsed file is cached: no second warning
+
+
+def test_one_call_sees_one_version_of_the_file_and_the_next_call_the_edit(
+    hermetic: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = hermetic / "config.yaml"
+    path.write_text("web:\n  timeout: 7\n", encoding="utf-8")
+    stats: list[str] = []
+    real_stat = os.stat
+    monkeypatch.setattr(config.os, "stat", lambda p, *a, **k: stats.append(str(p)) or real_stat(p, *a, **k))
+    with config.consistent():
+        assert config.get("web.timeout") == 7
+        path.write_text("web:\n  timeout: 9\n", encoding="utf-8")  # edited mid-call
+        assert config.get("web.timeout") == 7 and config.get("web.deadline") == 60.0
+        with config.consistent():  # nested: still the outer call's view
+            assert config.get("web.timeout") == 7
+    assert stats.count(str(path)) == 1
+    os.utime(path, ns=(1, 1))  # a new mtime whatever the file system's resolution
+    assert config.get("web.timeout") == 9

@@ -242,6 +242,7 @@ def _generate_one(
     return result
 
 
+@config.consistent()  # one look at config.yaml per call
 def imagine(
     prompt: str,
     aspect_ratio: str = "landscape",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
+from hermes_nb import config
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, deadline_for
 from hermes_nb.plugins.web_provider import WebSearchProvider
@@ -171,6 +172,7 @@ class _Search:
         return result
 
 
+@config.consistent()  # one look at config.yaml per call
 def search(
     query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
 ) -> SearchResult:
@@ -189,11 +191,12 @@ async def asearch(
     query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
 ) -> SearchResult:
     """Async twin of ``search``."""
-    request = _Search(query, limit, backend, call_mode(no_cache, refresh))
-    cached = request.from_cache()
-    if cached is not None:
-        return cached
-    return request.finish(*await selection.arun("search", request.acall, backend=backend))
+    with config.consistent():
+        request = _Search(query, limit, backend, call_mode(no_cache, refresh))
+        cached = request.from_cache()
+        if cached is not None:
+            return cached
+        return request.finish(*await selection.arun("search", request.acall, backend=backend))
 
 
 # --- extract ---------------------------------------------------------------------------------
@@ -256,6 +259,7 @@ class _Extract:
         )
 
 
+@config.consistent()  # one look at config.yaml per call
 def extract(
     urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
@@ -292,14 +296,15 @@ async def aextract(
     refresh: bool = False,
 ) -> ExtractResult:
     """Async twin of ``extract``."""
-    if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
-        return await asyncio.to_thread(
-            extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
-        )
-    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
-    if not request.missing:
-        return request.finish([], None, [])
-    return request.finish(*await selection.arun("extract", request.acall, backend=backend))
+    with config.consistent():
+        if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
+            return await asyncio.to_thread(
+                extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+            )
+        request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
+        if not request.missing:
+            return request.finish([], None, [])
+        return request.finish(*await selection.arun("extract", request.acall, backend=backend))
 
 
 # --- crawl -----------------------------------------------------------------------------------
@@ -355,6 +360,7 @@ class _Crawl:
         return self._result([longtext.apply(p) for p in pages], provider, attempts)
 
 
+@config.consistent()  # one look at config.yaml per call
 def crawl(
     url: str,
     *,
@@ -385,8 +391,9 @@ async def acrawl(
     refresh: bool = False,
 ) -> CrawlResult:
     """Async twin of ``crawl``."""
-    request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
-    cached = request.from_cache()
-    if cached is not None:
-        return cached
-    return request.finish(*await selection.arun("crawl", request.acall, backend=backend))
+    with config.consistent():
+        request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
+        cached = request.from_cache()
+        if cached is not None:
+            return cached
+        return request.finish(*await selection.arun("crawl", request.acall, backend=backend))
