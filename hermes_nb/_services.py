@@ -1,7 +1,8 @@
 """Services lower layers need from higher ones, filled in at start-up by ``hermes_nb._wiring``.
 
 A registry must load plugins, the loader must serve the Hermes import names first, the tool
-registry must know the built-in tools, and results must render — all of which live in layers
+registry must know the built-in tools, results must render and the local index must convert HTML
+and PDF like ``hn.extract`` — all of which live in layers
 above them. They call the slots below instead of importing upwards; ``_wiring`` fills the slots
 with functions that import the real implementation on first use. This module imports nothing of
 hermes_nb, so any layer may use it.
@@ -23,6 +24,10 @@ def _nothing(*_args: Any) -> None:
     return None
 
 
+def _no_converter(_data: bytes, content_type: str, _url: str) -> tuple[str, str]:
+    raise RuntimeError(f"no {content_type} converter is wired (import hermes_nb first)")
+
+
 class Services:
     """The slots; each has a harmless default so a lower layer works on its own (e.g. in unit tests)."""
 
@@ -36,6 +41,8 @@ class Services:
     builtin_tools: Callable[[Any], None] = staticmethod(_nothing)
     #: ``check_setting(key, value, providers)`` raises when a config value would break something later
     check_setting: Callable[[str, Any, bool], None] = staticmethod(_nothing)
+    #: ``convert_document(data, content_type, url)`` → ``(title, text)`` by the web layer's converters
+    convert_document: Callable[[bytes, str, str], tuple[str, str]] = staticmethod(_no_converter)
 
 
 services = Services()

@@ -45,6 +45,13 @@ def _check_setting(key: str, value: Any, providers: bool) -> None:
     check_setting(key, value, providers=providers)
 
 
+def _convert_document(data: bytes, content_type: str, url: str) -> tuple[str, str]:
+    from hermes_nb.web import content  # the extractors load only when a file needs them
+
+    doc = content.convert(data, content_type, url=url)
+    return doc.title, doc.content
+
+
 def wire() -> None:
     """Fill every slot (idempotent)."""
     services.load_plugins = _load_plugins
@@ -52,3 +59,4 @@ def wire() -> None:
     services.builtin_tools = _builtin_tools
     services.render = _render
     services.check_setting = _check_setting
+    services.convert_document = _convert_document

@@ -90,3 +90,19 @@ def test_unreadable_files_are_skipped_and_bad_paths_refused(corpus: Path, tmp_pa
     assert counts["indexed"] == 1 and counts["skipped"] == 1
     with pytest.raises(errors.InvalidInputError, match="not a directory"):
         hn.index(tmp_path / "missing")
+
+
+def test_an_html_file_reads_in_the_index_as_it_does_in_extract(tmp_path: Path) -> None:
+    page = tmp_path / "guide.html"
+    body = "".join(f"<p>Paragraph {i} about refracting telescopes and their lenses.</p>" for i in range(12))
+    page.write_text(
+        "<html><head><title>Lens guide</title></head><body><nav><a href='/'>Home</a> | <a href='/x'>Shop"
+        f"</a></nav><article><h1>Lens guide</h1>{body}</article><footer>© Shop footer</footer></body></html>"
+    )
+    hn.index(tmp_path)
+    (hit,) = store.get_store().search_pages("refracting")
+    extracted = hn.extract(page, no_cache=True).pages[0]
+    assert hit.title == extracted.title == "Lens guide"
+    assert "<" not in hit.description and "<" not in extracted.content
+    for word in ("footer", "Shop", "Home", "lenses"):  # kept or left out alike: one converter
+        assert bool(store.get_store().search_pages(word)) == (word in extracted.content), word

@@ -1,28 +1,25 @@
 """Local files as searchable text: Markdown, text, HTML, notebooks (cells and outputs), PDF and Python.
 
 ``file_text(path)`` returns ``(title, text)``; a file that cannot be read as its type raises
-``InvalidInputError`` naming the file (the indexer skips it and goes on).
+``InvalidInputError`` naming the file (the indexer skips it and goes on). HTML and PDF go through
+the web layer's converters (``hermes_nb.web.content``, reached through ``_services``), so a page in
+the index reads as it does in ``hn.extract``.
 """
 
 from __future__ import annotations
 
 import ast
-import html
 import json
-import re
 from pathlib import Path
 from typing import Any
 
-from hermes_nb.errors import InvalidInputError
+from hermes_nb._services import services
+from hermes_nb.errors import HermesError, InvalidInputError
 
 __all__ = ["INDEXED_TYPES", "file_text"]
 
 #: The patterns ``hn.index`` reads by default.
 INDEXED_TYPES = ("*.md", "*.txt", "*.html", "*.htm", "*.ipynb", "*.pdf", "*.py")
-
-_TAG = re.compile(r"<[^>]+>")
-_SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.IGNORECASE | re.DOTALL)
-_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def _heading(text: str, fallback: str) -> str:
@@ -32,11 +29,13 @@ def _heading(text: str, fallback: str) -> str:
     return fallback
 
 
-def _html(raw: str, fallback: str) -> tuple[str, str]:
-    match = _HTML_TITLE.search(raw)
-    title = html.unescape(" ".join(_TAG.sub(" ", match.group(1)).split())) if match else ""
-    text = html.unescape(re.sub(r"[ \t]+", " ", _TAG.sub(" ", _SCRIPT.sub(" ", raw))))
-    return title or fallback, "\n".join(line.strip() for line in text.splitlines() if line.strip())
+def _converted(path: Path, content_type: str) -> tuple[str, str]:
+    """HTML and PDF through the converters ``hn.extract`` uses (readable text, never markup)."""
+    try:
+        title, text = services.convert_document(path.read_bytes(), content_type, path.as_uri())
+    except HermesError as exc:
+        raise InvalidInputError(exc.message) from exc
+    return title or path.stem, text
 
 
 def _joined(value: Any) -> str:
@@ -67,21 +66,6 @@ def _notebook(raw: str, fallback: str) -> tuple[str, str]:
     return title or fallback, "\n\n".join(p.strip() for p in parts if p.strip())
 
 
-def _pdf(path: Path, fallback: str) -> tuple[str, str]:
-    try:
-        from pypdf import PdfReader  # optional dependency: only PDFs need it
-        from pypdf.errors import PdfReadError
-    except ImportError as exc:
-        raise InvalidInputError("indexing PDFs needs pypdf: pip install pypdf") from exc
-    try:
-        reader = PdfReader(path)
-        text = "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
-        title = str((reader.metadata.title if reader.metadata else "") or "").strip()
-    except (PdfReadError, ValueError, KeyError, OSError) as exc:
-        raise InvalidInputError(f"unreadable PDF: {exc}") from exc
-    return title or fallback, text
-
-
 def _python(raw: str, fallback: str) -> tuple[str, str]:
     try:
         doc = ast.get_docstring(ast.parse(raw)) or ""
@@ -96,10 +80,10 @@ def file_text(path: Path, max_bytes: int = 5_000_000) -> tuple[str, str]:
     if path.stat().st_size > max_bytes:
         raise InvalidInputError(f"{path} is larger than {max_bytes} bytes")
     if suffix == ".pdf":
-        return _pdf(path, path.stem)
-    raw = path.read_bytes().decode("utf-8", errors="replace")
+        return _converted(path, "application/pdf")
     if suffix in (".html", ".htm"):
-        return _html(raw, path.stem)
+        return _converted(path, "text/html")
+    raw = path.read_bytes().decode("utf-8", errors="replace")
     if suffix == ".ipynb":
         return _notebook(raw, path.stem)
     if suffix == ".py":

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import nbformat
@@ -145,16 +146,26 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         log.close()
 
 
-def _wait_for_idle_kernel(base: str, timeout: float = 90) -> None:
-    """Until the notebook's kernel has started and is idle (asked of the server, not the page)."""
+def _wait_for_idle_kernel(lab: dict[str, Any], timeout: float = 90) -> None:
+    """Until the notebook's kernel has started and is idle (asked of the server, not the page).
+
+    The server may answer 500 while the kernel it is listing is still starting: asked again.
+    """
     deadline = time.monotonic() + timeout
+    last = "no answer"
     while time.monotonic() < deadline:
-        with urlopen(f"{base}/api/kernels?token={TOKEN}", timeout=5) as answer:
-            kernels = json.loads(answer.read())
+        try:
+            with urlopen(f"{lab['base']}/api/kernels?token={TOKEN}", timeout=5) as answer:
+                kernels = json.loads(answer.read())
+        except HTTPError as exc:
+            if exc.code < 500:
+                raise
+            last, kernels = f"HTTP {exc.code}", []
         if kernels and all(k.get("execution_state") == "idle" for k in kernels):
             return
         time.sleep(0.5)
-    pytest.fail("the notebook's kernel did not start")
+    log = (lab["work"] / "lab.log").read_text(errors="replace")[-3000:]
+    pytest.fail(f"the notebook's kernel did not start ({last}); the server's log:\n{log}")
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +179,7 @@ def page(lab: dict[str, Any]) -> Iterator[Any]:
         tab.set_default_timeout(60_000)
         tab.goto(f"{lab['base']}/lab/tree/quickstart.ipynb?token={TOKEN}")
         tab.wait_for_selector(".jp-Notebook .jp-Cell", state="attached")
-        _wait_for_idle_kernel(lab["base"])
+        _wait_for_idle_kernel(lab)
         tab.get_by_role("menuitem", name="Run", exact=True).click()
         tab.get_by_text("Run All Cells", exact=True).click()
         tab.wait_for_function(
