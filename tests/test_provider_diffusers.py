@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,31 +13,6 @@ from hermes_nb.plugins.registry import image_providers
 from hermes_nb.store.image_files import read_provenance
 
 pytestmark = pytest.mark.slow  # importing torch + diffusers dominates (seconds)
-
-_VOCAB = [
-    "l",
-    "o",
-    "w",
-    "e",
-    "r",
-    "s",
-    "t",
-    "i",
-    "d",
-    "n",
-    "lo",
-    "l</w>",
-    "w</w>",
-    "r</w>",
-    "t</w>",
-    "low</w>",
-    "er</w>",
-    "lowest</w>",
-    "newer</w>",
-    "wider",
-    "<unk>",
-]
-_VOCAB += ["<|startoftext|>", "<|endoftext|>"]
 
 
 def provider() -> Any:
@@ -52,78 +26,12 @@ def provider() -> Any:
 
 @pytest.fixture(scope="module")
 def tiny_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Components from diffusers' own dummy-pipeline test, tokenizer written by hand (no download)."""
+    """A random Stable Diffusion pipeline of a few kB, built offline (``hermes_nb.testing``)."""
     pytest.importorskip("diffusers")
     pytest.importorskip("transformers")
-    import torch
-    from diffusers import AutoencoderKL, DDIMScheduler, StableDiffusionPipeline, UNet2DConditionModel
-    from transformers import CLIPTextConfig, CLIPTextModel, CLIPTokenizer
+    from hermes_nb.testing.diffusers_pipeline import tiny_sd_pipeline
 
-    root = tmp_path_factory.mktemp("tiny-sd")
-    (root / "vocab.json").write_text(json.dumps({tok: i for i, tok in enumerate(_VOCAB)}))
-    (root / "merges.txt").write_text("#version: 0.2\nl o\nlo w</w>\ne r</w>\n")
-    torch.manual_seed(0)
-    unet = UNet2DConditionModel(
-        block_out_channels=(4, 8),
-        layers_per_block=1,
-        sample_size=32,
-        in_channels=4,
-        out_channels=4,
-        down_block_types=("DownBlock2D", "CrossAttnDownBlock2D"),
-        up_block_types=("CrossAttnUpBlock2D", "UpBlock2D"),
-        cross_attention_dim=8,
-        norm_num_groups=2,
-    )
-    scheduler = DDIMScheduler(
-        beta_start=0.00085,
-        beta_end=0.012,
-        beta_schedule="scaled_linear",
-        clip_sample=False,
-        set_alpha_to_one=False,
-        steps_offset=1,
-    )
-    torch.manual_seed(0)
-    vae = AutoencoderKL(
-        block_out_channels=[4, 8],
-        in_channels=3,
-        out_channels=3,
-        down_block_types=["DownEncoderBlock2D", "DownEncoderBlock2D"],
-        up_block_types=["UpDecoderBlock2D", "UpDecoderBlock2D"],
-        latent_channels=4,
-        norm_num_groups=2,
-    )
-    torch.manual_seed(0)
-    text_encoder = CLIPTextModel(
-        CLIPTextConfig(
-            bos_token_id=0,
-            eos_token_id=2,
-            pad_token_id=1,
-            hidden_size=8,
-            intermediate_size=16,
-            num_attention_heads=2,
-            num_hidden_layers=2,
-            layer_norm_eps=1e-5,
-            vocab_size=1000,
-        )
-    )
-    # Without model_max_length the default (~1e30) overflows inside the pipeline.
-    tokenizer = CLIPTokenizer(
-        str(root / "vocab.json"), str(root / "merges.txt"), unk_token="<unk>", model_max_length=77
-    )
-    pipe = StableDiffusionPipeline(
-        unet=unet,
-        scheduler=scheduler,
-        vae=vae,
-        text_encoder=text_encoder,
-        tokenizer=tokenizer,
-        safety_checker=None,
-        feature_extractor=None,
-        image_encoder=None,
-        requires_safety_checker=False,
-    )
-    target = root / "pipeline"
-    pipe.save_pretrained(target)
-    return target
+    return tiny_sd_pipeline(tmp_path_factory.mktemp("tiny-sd"))
 
 
 def test_generates_offline_from_a_local_pipeline(tiny_pipeline: Path) -> None:
