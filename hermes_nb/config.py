@@ -43,6 +43,7 @@ __all__ = [
     "consistent",
     "get_hermes_home",
     "load_config",
+    "file_config",
     "get",
     "set",
     "unset",
@@ -104,8 +105,8 @@ def _copy(value: Any) -> Any:
     return value if value is None or isinstance(value, (str, int, float)) else copy.deepcopy(value)
 
 
-#: Inside ``consistent()``: the files read so far in this call, as first read (path → parsed value).
-_pinned: contextvars.ContextVar[dict[Path, Any] | None] = contextvars.ContextVar(
+#: Inside ``consistent()``: the files read so far in this call, as first read (name → parsed value).
+_pinned: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "hermes_nb_config_pinned", default=None
 )
 
@@ -129,13 +130,14 @@ def consistent() -> Iterator[None]:
         _pinned.reset(token)
 
 
-def _read_cached(path: Path, parse: Any) -> Any:
+def _read_home(name: str, parse: Any) -> Any:
+    """``name`` in ``$HERMES_HOME``, parsed (None when absent); pinned inside ``consistent()``."""
     pinned = _pinned.get()
     if pinned is None:
-        return _read_fresh(path, parse)
-    if path not in pinned:
-        pinned[path] = _read_fresh(path, parse)
-    return pinned[path]
+        return _read_fresh(_home_file(name), parse)
+    if name not in pinned:
+        pinned[name] = _read_fresh(_home_file(name), parse)
+    return pinned[name]
 
 
 def _read_fresh(path: Path, parse: Any) -> Any:
@@ -171,9 +173,14 @@ def _parse_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
+def file_config() -> dict[str, Any]:
+    """``config.yaml`` as parsed, without runtime overrides (empty without a file; shared: do not change)."""
+    return _read_home("config.yaml", _parse_yaml) or {}
+
+
 def load_config() -> dict[str, Any]:
     """The parsed ``config.yaml`` with runtime overrides applied (a fresh copy)."""
-    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
+    data = _read_home("config.yaml", _parse_yaml) or {}
     merged = copy.deepcopy(data)
     with _lock:
         for key, value in _overrides.items():
@@ -221,7 +228,7 @@ def effective(key: str) -> ConfigValue:
     override = _overrides.get(key, _UNSET)  # a single dict read needs no lock
     if override is not _UNSET:
         return ConfigValue(key, _copy(override), "runtime")
-    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
+    data = _read_home("config.yaml", _parse_yaml) or {}
     found = _lookup(data, key)
     if found is not _UNSET and found is not None:
         return ConfigValue(key, _copy(found), "config.yaml")
@@ -286,7 +293,7 @@ def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
 
 def show() -> list[ConfigValue]:
     """Every known or set key with its effective value and source; secrets are masked."""
-    data = _read_cached(_home_file("config.yaml"), _parse_yaml) or {}
+    data = _read_home("config.yaml", _parse_yaml) or {}
     keys = {k for k in KNOWN_KEYS if "<name>" not in k}
     keys |= builtins.set(_flatten(data))
     with _lock:
@@ -357,7 +364,7 @@ def export_dotenv() -> list[str]:
     Hermes plugins read ``os.environ``; the loader calls this before any plugin is imported.
     Returns the names it set (secret-looking values are registered for redaction).
     """
-    values = _read_cached(_home_file(".env"), _parse_dotenv) or {}
+    values = _read_home(".env", _parse_dotenv) or {}
     added = []
     with _lock:
         for name, value in values.items():
@@ -379,7 +386,7 @@ def resolve_key(*names: str) -> str | None:
             value = os.environ.get(name, "").strip()
         if not value:
             if dotenv is None:
-                dotenv = _read_cached(_home_file(".env"), _parse_dotenv) or {}
+                dotenv = _read_home(".env", _parse_dotenv) or {}
             value = dotenv.get(name, "").strip()
         if value:
             if is_secret_name(name):

@@ -185,7 +185,7 @@ def config_problems() -> list[str]:
     if not path.exists():
         return []
     try:
-        data = config._read_cached(path, config._parse_yaml) or {}
+        data = config.file_config()
     except InvalidInputError as exc:
         return [exc.message]
     problems = []
