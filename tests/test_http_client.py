@@ -543,7 +543,13 @@ def test_a_cookie_one_answer_sets_is_not_sent_with_the_next_call() -> None:
     client = HttpClient("cookies", transport=httpx.MockTransport(handler))
     client.get_json("https://api.example.test/a")
     client.get_json("https://api.example.test/b")
-    assert [r.headers.get("cookie") for r in seen] == [None, None]
+
+    async def twice() -> None:
+        await client.aget_json("https://api.example.test/c")
+        await client.aget_json("https://api.example.test/d")
+
+    asyncio.run(twice())
+    assert [r.headers.get("cookie") for r in seen] == [None, None, None, None]
 
 
 def test_concurrent_requests_each_get_a_lane_of_their_own_and_lanes_are_reused() -> None:

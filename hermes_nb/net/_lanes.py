@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["LANE_LIMITS", "ApiClient", "Lanes", "network_transport", "tls_context"]
+__all__ = ["LANE_LIMITS", "ApiClient", "AsyncApiClient", "Lanes", "network_transport", "tls_context"]
 
 #: A lane serves one request at a time; a few idle connections cover redirects to another host.
 LANE_LIMITS = httpx.Limits(max_connections=4, max_keepalive_connections=4, keepalive_expiry=30.0)
@@ -41,12 +41,10 @@ class _NoCookies(httpx.Cookies):
         pass  # nothing a server sets is kept
 
 
-class ApiClient(httpx.Client):
-    """An ``httpx.Client`` that keeps no cookies: provider API calls are stateless.
-
-    A cookie one call's answer set must not travel with a later call (perhaps with another key), and
-    reading every response's cookies into a jar cost 3 % of a batch's time.
-    """
+class _KeepsNoCookies:
+    """Provider API calls are stateless: a cookie one answer sets must not travel with a later call
+    (perhaps made with another key). Reading every response's cookies into a jar also cost 3 % of a
+    batch's time."""
 
     @property
     def cookies(self) -> httpx.Cookies:
@@ -56,6 +54,14 @@ class ApiClient(httpx.Client):
     def cookies(self, cookies: Any) -> None:
         if cookies:
             raise ValueError("provider API clients keep no cookies; send a Cookie header instead")
+
+
+class ApiClient(_KeepsNoCookies, httpx.Client):
+    """The sync client of one lane: an ``httpx.Client`` that keeps no cookies."""
+
+
+class AsyncApiClient(_KeepsNoCookies, httpx.AsyncClient):
+    """The async twin: an ``httpx.AsyncClient`` that keeps no cookies."""
 
 
 def network_transport() -> httpx.HTTPTransport:

@@ -32,7 +32,7 @@ from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import HermesError, ParseError, error_for_status
 from hermes_nb.net._headers import body_excerpt, register_request_secrets, user_agent
-from hermes_nb.net._lanes import ApiClient, Lanes, network_transport
+from hermes_nb.net._lanes import ApiClient, AsyncApiClient, Lanes, network_transport
 from hermes_nb.net._limits import Slots, TokenBucket
 from hermes_nb.net._retry import (
     BACKOFF_BASE,
@@ -206,7 +206,7 @@ class HttpClient:
         with self._lock:
             held = self._aclients.get(loop)
             if held is None or held[0] != _generation:
-                client = httpx.AsyncClient(
+                client = AsyncApiClient(
                     transport=as_async_transport(self._current_transport()),
                     headers={"User-Agent": user_agent()},
                     follow_redirects=True,
