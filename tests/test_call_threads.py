@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -77,3 +78,17 @@ def test_a_stale_wake_up_does_not_lose_the_thread() -> None:
     for _ in range(20):  # every call still runs (a thread lost from the pool would hang one)
         done, _ = _run("b")
         assert done.wait(WITHIN_S)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_starts_its_own_threads() -> None:
+    done, _ = _run("before-fork")
+    assert done.wait(WITHIN_S)
+    _until(lambda: call_threads.idle_threads() > 0, "a thread went idle")
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's idle threads do not exist here
+        ok = call_threads.idle_threads() == 0
+        child_done, _ = _run("in-child")
+        os._exit(0 if ok and child_done.wait(WITHIN_S) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -1,4 +1,4 @@
-"""Daemon threads that run provider calls under a deadline, reused from one call to the next.
+"""Daemon threads that run provider calls under a deadline (and batch items), reused between calls.
 
 ``call_with_deadline`` runs each synchronous provider call in a thread of its own so that the caller
 can stop waiting at the deadline. Starting a thread per call costs more than a fast provider's
@@ -12,6 +12,7 @@ daemons: an abandoned call never keeps the interpreter from exiting.
 from __future__ import annotations
 
 import collections
+import os
 import threading
 from collections.abc import Callable
 
@@ -71,6 +72,17 @@ def run_in_thread(job: Callable[[], None], name: str) -> None:
         waiting.wake.set()
         return
     threading.Thread(target=_serve, args=(job, name), name=f"hermes_nb-provider-{name}", daemon=True).start()
+
+
+def _forget_after_fork() -> None:
+    """A forked child (the extraction workers) has none of the parent's threads: start afresh."""
+    global _lock, _idle
+    _lock = threading.Lock()
+    _idle = collections.deque()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def idle_threads() -> int:
