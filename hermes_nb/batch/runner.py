@@ -1,7 +1,8 @@
 """The batch runner: many items with bounded concurrency, in input order, resumable through the store.
 
 ``run_batch`` works with any ``Executor`` (only ``submit`` is used, so a Dask
-``Client.get_executor()`` runs items on a cluster). At most ``concurrency`` items are in flight.
+``Client.get_executor()`` runs items on a cluster); without one, ``concurrency`` pooled threads
+(``plugins.call_threads``) take the items in turn. At most ``concurrency`` items are in flight.
 A failing item becomes a ``BatchError`` row instead of stopping the batch. With ``job="name"``
 every finished item is written to the store as it completes; running the same job again skips
 the items already done (failed items are tried again), so an interrupted batch resumes.
@@ -137,8 +138,7 @@ def run_batch(
     return results
 
 
-
-
+#: ``record(index, outcome, error)``: keep one finished item (its error, when it failed).
 Record = Callable[[int, Any, "BaseException | None"], None]
 
 
