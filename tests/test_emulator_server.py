@@ -92,8 +92,9 @@ def test_request_log_records_what_was_sent(emu, client):
     assert log[1].json == {"query": "dogs"} and log[1].headers["x-custom"] == "Yes"
     assert log[1].body == b'{"query":"dogs"}'
     assert [r.path for r in emu.requests_for("tavily")] == ["/tavily/search"]
+    assert (emu.request_count(), emu.request_count("brave"), emu.request_count("serper")) == (3, 1, 0)
     emu.reset_log()
-    assert emu.requests == []
+    assert emu.requests == [] and emu.request_count() == emu.request_count("brave") == 0
 
 
 def test_request_log_is_thread_safe(emu):
@@ -107,7 +108,7 @@ def test_request_log_is_thread_safe(emu):
         t.start()
     for t in threads:
         t.join(10)
-    assert len(emu.requests) == 30
+    assert len(emu.requests) == 30 == emu.request_count() == emu.request_count("site")
 
 
 def test_status_faults_use_vendor_bodies_and_count_down(emu, client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import random
@@ -118,6 +119,7 @@ class Emulator:
         self.clock: Callable[[], float] = time.monotonic
         self._lock = threading.Lock()
         self._log: list[RecordedRequest] = []
+        self._counts: collections.Counter[str] = collections.Counter()  # requests per provider
         self._faults: list[Fault] = []
         self._closing = threading.Event()
         self.state: dict[str, Any] = {}  # per-API state (fal jobs, served files), guarded by state_lock
@@ -182,13 +184,20 @@ class Emulator:
     def requests_for(self, provider: str) -> list[RecordedRequest]:
         return [r for r in self.requests if r.provider == provider]
 
+    def request_count(self, provider: str | None = None) -> int:
+        """How many requests were received (for ``provider`` only, when given), without copying the log."""
+        with self._lock:
+            return len(self._log) if provider is None else self._counts[provider]
+
     def reset_log(self) -> None:
         with self._lock:
             self._log.clear()
+            self._counts.clear()
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self._log.append(request)
+            self._counts[request.provider] += 1
 
     # -- faults ----------------------------------------------------------------------------
     def fail(self, target: str, kind: str, times: int | None = 1, **opts: Any) -> Fault:

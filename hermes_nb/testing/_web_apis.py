@@ -52,7 +52,7 @@ def hits(call: Call, query: str, count: int, start: int = 0) -> list[dict[str, A
 
 
 def request_id(call: Call, *parts: object) -> str:
-    return str(uuid.UUID(int=call.emu.rng("request-id", *parts, len(call.emu.requests)).getrandbits(128)))
+    return str(uuid.UUID(int=call.emu.rng("request-id", *parts, call.emu.request_count()).getrandbits(128)))
 
 
 # --- Brave ------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ class BraveApi:
             return self._validation(call, ["query", "count"], "Input should be less than or equal to 20")
         if not 0 <= offset <= 9:
             return self._validation(call, ["query", "offset"], "Input should be less than or equal to 9")
-        used = len(call.emu.requests_for("brave"))
+        used = call.emu.request_count("brave")
         headers = {
             **self._LIMIT_HEADERS,
             "X-RateLimit-Remaining": f"0, {max(0, 15000 - used)}",
