@@ -593,3 +593,21 @@ def test_set_transport_retires_the_lanes_built_for_the_old_one() -> None:
     assert client.get_json("https://api.example.test/") == {"n": 1}
     set_transport(httpx.MockTransport(lambda request: httpx.Response(200, json={"n": 2})))
     assert client.get_json("https://api.example.test/") == {"n": 2}
+
+
+def test_lanes_beyond_the_free_limit_are_closed_when_given_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hermes_nb.net import _lanes
+
+    monkeypatch.setattr(_lanes, "MAX_FREE_LANES", 2)
+    made: list[httpx.Client] = []
+
+    def make() -> httpx.Client:
+        made.append(httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200))))
+        return made[-1]
+
+    lanes = _lanes.Lanes(make)
+    with lanes.lane(1), lanes.lane(1), lanes.lane(1):  # three requests at once: three lanes
+        pass
+    assert len(made) == 3 and [c.is_closed for c in made].count(True) == 1
+    lanes.close()
+    assert all(c.is_closed for c in made)

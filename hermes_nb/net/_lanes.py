@@ -18,10 +18,16 @@ from typing import Any
 
 import httpx
 
-__all__ = ["LANE_LIMITS", "ApiClient", "AsyncApiClient", "Lanes", "network_transport", "tls_context"]
+__all__ = [
+    "LANE_LIMITS", "MAX_FREE_LANES", "ApiClient", "AsyncApiClient", "Lanes", "network_transport",
+    "tls_context",
+]  # fmt: skip
 
 #: A lane serves one request at a time; a few idle connections cover redirects to another host.
 LANE_LIMITS = httpx.Limits(max_connections=4, max_keepalive_connections=4, keepalive_expiry=30.0)
+#: Free lanes kept for later requests; a lane given back beyond this is closed (a 500-wide burst
+#: does not leave 500 clients behind).
+MAX_FREE_LANES = 64
 
 _tls_lock = threading.Lock()
 _tls: Any = None
@@ -97,7 +103,7 @@ class Lanes:
             yield client
         finally:
             with self._lock:
-                keep = key == self._key
+                keep = key == self._key and len(self._free) < MAX_FREE_LANES
                 if keep:
                     self._free.append(client)
             if not keep:
