@@ -26,7 +26,7 @@ def provider() -> Any:
 
 @pytest.fixture(scope="module")
 def tiny_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A random Stable Diffusion pipeline of a few kB, built offline (``hermes_nb.testing``)."""
+    """A random Stable Diffusion pipeline of about 250 kB, built offline (``hermes_nb.testing``)."""
     pytest.importorskip("diffusers")
     pytest.importorskip("transformers")
     from hermes_nb.testing.diffusers_pipeline import tiny_sd_pipeline

@@ -3,8 +3,8 @@
 ``tiny_sd_pipeline(folder)`` writes a complete ``StableDiffusionPipeline`` (UNet, VAE, CLIP text
 encoder, DDIM scheduler, a tokenizer written by hand) with random weights and returns its path, which
 ``image_gen.diffusers.model`` accepts. Nothing is downloaded. The layer sizes follow diffusers' own
-dummy-pipeline tests; ``width`` scales the UNet's and VAE's channels (4 → a few kB and milliseconds per
-image; 64 → tens of MB, closer to how a real model spends its time). Needs ``pip install
+dummy-pipeline tests; ``width`` scales the UNet's and VAE's channels (4 → about 250 kB and milliseconds per
+image; 64 → about 25 MB, closer to how a real model spends its time). Needs ``pip install
 'hermes_nb[diffusers]'``.
 """
 
