@@ -10,6 +10,7 @@ from types import ModuleType
 import pytest
 import yaml
 
+import hermes_nb as hn
 from hermes_nb import config, store, web
 from hermes_nb.errors import ProviderNotConfiguredError
 from hermes_nb.plugins.registry import web_providers
@@ -70,6 +71,34 @@ def test_searches_extracted_pages_and_indexed_folders(local: None, tmp_path: Pat
     assert {h.title for h in result} == {"Notebook kernels", "Kernel gateway"}
     assert [h.position for h in result] == [1, 2]
     assert web.search("nothing-matches-this", backend="local").hits == []
+
+
+def test_a_reindex_shows_at_once_in_local_search(local: None, tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "old.md").write_text("# Old lighthouse\nThe lighthouse keeper's log.", encoding="utf-8")
+    (folder / "kept.md").write_text("# Kept lighthouse\nA second lighthouse note.", encoding="utf-8")
+    hn.index(folder)
+    first = hn.search("lighthouse", 5, backend="local")
+    assert {h.title for h in first} == {"Old lighthouse", "Kept lighthouse"} and not first.cached
+
+    (folder / "old.md").unlink()
+    (folder / "new.md").write_text("# New lighthouse\nJust added.", encoding="utf-8")
+    assert hn.index(folder)["removed"] == 1
+    again = hn.search("lighthouse", 5, backend="local")
+    assert {h.title for h in again} == {"Kept lighthouse", "New lighthouse"} and not again.cached
+    assert hn.cache.stats()["searches"] == 0  # local answers are a view of the store: never cached
+
+
+def test_local_searches_are_still_recorded_and_replayed(local: None, tmp_path: Path) -> None:
+    store.get_store().put_page("https://a.test/", "Notebook kernels", "How a Jupyter kernel runs code.")
+    cassette = tmp_path / "local.hnb.jsonl"
+    with hn.cache.record(cassette):
+        recorded = hn.search("kernel", 3, backend="local")
+    store.get_store().clear("pages")
+    config.set("cache.replay_file", str(cassette))
+    replayed = hn.search("kernel", 3, backend="local")
+    assert replayed.cached and [h.url for h in replayed] == [h.url for h in recorded]
 
 
 def test_local_is_the_last_auto_candidate(local: None) -> None:

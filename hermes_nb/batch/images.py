@@ -11,13 +11,14 @@ from hermes_nb.batch.limits import RateLimit, limits_for
 from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import run_batch
 from hermes_nb.errors import HermesError
-from hermes_nb.images.caching import call_mode, estimate_batch
+from hermes_nb.images.caching import estimate_batch
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
 from hermes_nb.images.sdk import imagine
 from hermes_nb.images.selection import resolve_image_provider
 from hermes_nb.plugins.image_provider import resolve_aspect_ratio
 from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store import ledger
+from hermes_nb.store.replay import Mode, call_mode
 
 __all__ = ["imagine_many", "IMAGE_COLUMNS"]
 
@@ -54,9 +55,9 @@ def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _limits(backend: str | None, concurrency: int, mode: str) -> tuple[RateLimit, int]:
+def _limits(backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
     """The ``batch.<provider>.*`` limits of the image provider that will answer (none while replaying)."""
-    if mode == "replay":
+    if not mode.calls:
         return RateLimit(None), concurrency
     try:
         name = normalize_name(resolve_image_provider(backend).name)
@@ -111,7 +112,7 @@ def imagine_many(
     one = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )
-    rate, bound = _limits(backend, concurrency, call_mode(new, no_cache, refresh))
+    rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new or refresh))
     results = run_batch(
         one, todo, executor=executor, concurrency=bound, progress=progress, job=job,
         desc="imagine", encode=_encode, decode=_decode, rate=rate,

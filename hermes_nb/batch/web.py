@@ -24,8 +24,8 @@ from hermes_nb.batch.limits import RateLimit, limits_for
 from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import BatchError, run_batch
 from hermes_nb.errors import HermesError
+from hermes_nb.store.replay import Mode, call_mode
 from hermes_nb.web import selection
-from hermes_nb.web.caching import call_mode
 from hermes_nb.web.results import (
     ExtractResult,
     SearchResult,
@@ -57,9 +57,9 @@ def _extract_one(
     return web.extract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
 
 
-def _limits(capability: str, backend: str | None, concurrency: int, mode: str) -> tuple[RateLimit, int]:
+def _limits(capability: str, backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
     """The rate limit and concurrency of the provider that will answer (none while replaying)."""
-    if mode == "replay":
+    if not mode.calls:
         return RateLimit(None), concurrency
     try:
         name = selection.configured_backend(capability, backend)[0] or selection.resolve(capability).name
@@ -99,7 +99,7 @@ def search_many(
 ) -> Any:
     """``hn.search`` for each query: a ``BatchResult`` of ``SearchResult``/``BatchError``, or a DataFrame."""
     todo = list(queries)
-    rate, bound = _limits("search", backend, concurrency, call_mode(no_cache, refresh))
+    rate, bound = _limits("search", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
     results = run_batch(
         functools.partial(_search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh),
         todo,
@@ -155,7 +155,7 @@ def extract_many(
 ) -> Any:
     """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame."""
     todo = list(urls)
-    rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache, refresh))
+    rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
     one = functools.partial(
         _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from hermes_nb import web
 from hermes_nb.errors import HermesError, InvalidInputError
-from hermes_nb.store import cassette
+from hermes_nb.store import cassette, replay
 from hermes_nb.store.cassette import Entry
 from hermes_nb.store.requests import describe
 
@@ -140,7 +140,7 @@ def drift(path: str | Path) -> DriftReport:
     if not entries:
         raise InvalidInputError(f"the cassette {source} records no requests; nothing to compare")
     rows: list[DriftRow] = []
-    with cassette.live():
+    with replay.live():
         for entry in entries:
             if entry.kind == "image":
                 if entry.index == 0:

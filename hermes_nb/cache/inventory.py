@@ -7,7 +7,7 @@ from typing import Any
 
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.store import cassette, get_store, ledger
-from hermes_nb.store.modes import cache_mode
+from hermes_nb.store.replay import cache_mode, replay_path
 from hermes_nb.store.requests import describe, request_of
 
 __all__ = ["stats", "entries", "clear", "costs", "since_timestamp"]
@@ -40,10 +40,10 @@ def since_timestamp(since: Any) -> float:
 
 def stats() -> dict[str, Any]:
     """Counts per kind, the store file and its size, the effective mode and this session's image spend."""
-    replaying = cassette.replay_path()
+    replaying = replay_path()
     return {
         **get_store().stats(),
-        "mode": cache_mode(),
+        "mode": cache_mode().value,
         "replay_file": str(replaying) if replaying else None,
         "spent_usd": round(ledger.spent(), 6),
         "budget_usd": ledger.budget(),

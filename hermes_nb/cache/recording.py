@@ -1,7 +1,8 @@
 """Record and replay: ``export`` the store to a cassette, ``record`` a block into one, ``load`` one back.
 
-A cassette (``hermes_nb.store.cassette``) is one JSONL file to commit beside a notebook; replay it
-with ``HERMES_NB_REPLAY=path`` or ``cache.replay_file``: no network, no keys.
+A cassette (the format: ``hermes_nb.store.cassette``; recording and replay: ``hermes_nb.store.replay``)
+is one JSONL file to commit beside a notebook; replay it with ``HERMES_NB_REPLAY=path`` or
+``cache.replay_file``: no network, no keys.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from hermes_nb.cache.inventory import since_timestamp
-from hermes_nb.images.caching import request_hash
 from hermes_nb.plugins.image_provider import images_cache_dir
-from hermes_nb.store import cassette, get_store
-from hermes_nb.store.cassette import Entry, Recorder, iso
-from hermes_nb.store.requests import key_of, request_of
+from hermes_nb.store import cassette, get_store, replay
+from hermes_nb.store.cassette import Entry, iso
+from hermes_nb.store.replay import Recorder
+from hermes_nb.store.requests import digest, key_of, request_of
 
 __all__ = ["export", "record", "load"]
 
@@ -64,7 +65,7 @@ def export(
 def record(path: str | Path) -> Iterator[Recorder]:
     """``with hn.cache.record("analysis.hnb.jsonl"):`` — every search, page and image used in the block
     (fresh or from the cache) is written to the cassette when the block ends."""
-    with cassette.recording(path) as recorder:
+    with replay.recording(path) as recorder:
         yield recorder
 
 
@@ -73,7 +74,7 @@ def load(path: str | Path) -> int:
     store = get_store()
     count = 0
     for entry in cassette.read(path):
-        if entry.kind != "image":
+        if not entry.is_file:
             created = cassette.timestamp(entry.recorded)
             store.cache_put(key_of(entry.request), entry.kind, entry.provider, entry.value, created=created)
         else:
@@ -83,10 +84,10 @@ def load(path: str | Path) -> int:
             if not target.is_file():
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(entry.source, target)
-            digest = request_hash(entry.request)
-            store.record_image(
-                {**entry.value, "path": str(target), "n": entry.request.get("n", 1), "request_hash": digest,
-                 "run": f"cassette-{digest}", "index": entry.index, "request": entry.request,
+            wanted = digest(entry.request)
+            replay.file_rows(entry.kind).add(
+                {**entry.value, "path": str(target), "n": entry.request.get("n", 1), "request_hash": wanted,
+                 "run": f"cassette-{wanted}", "index": entry.index, "request": entry.request,
                  "source": "cassette"}
             )  # fmt: skip
         count += 1

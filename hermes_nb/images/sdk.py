@@ -4,7 +4,7 @@ Which provider answers is decided by ``hermes_nb.images.selection`` (one rule fo
 ``image_generate`` tool and the magics). Every image ends as a verified file in
 ``$HERMES_HOME/cache/images`` with its provenance inside the file and in the store; URLs are
 downloaded at once (they expire). An identical request is served from the store without a
-provider call, unless ``new=True`` (``hermes_nb.images.caching``); ``cache.mode == "replay"``
+provider call, unless ``new=True`` (``hermes_nb.store.replay`` decides, kind ``image``); replay
 serves only earlier images and never calls a provider.
 """
 
@@ -26,7 +26,6 @@ from hermes_nb.errors import (
     ProviderError,
 )
 from hermes_nb.images.caching import (
-    call_mode,
     check_budget,
     image_request,
     lookup,
@@ -56,7 +55,6 @@ from hermes_nb.plugins.image_provider import (
     write_atomic,
 )
 from hermes_nb.plugins.registry import normalize_name
-from hermes_nb.store.cassette import replay_path
 from hermes_nb.store.image_files import (
     DISPLAY_THUMBNAIL,
     ImageInfo,
@@ -66,6 +64,7 @@ from hermes_nb.store.image_files import (
     sha256_bytes,
     verify_image,
 )
+from hermes_nb.store.replay import call_mode, replay_path
 
 __all__ = [
     "imagine",
@@ -270,9 +269,9 @@ def imagine(
     count = _check_n(n)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidInputError(f"seed must be an integer, got {seed!r}")
-    mode = call_mode(new, no_cache, refresh)
+    mode = call_mode(no_cache=no_cache, refresh=new or refresh)
     refs = _references(reference_images)
-    if mode == "replay" and replay_path() is not None:  # no provider is resolved: replay needs no keys
+    if not mode.calls and replay_path() is not None:  # no provider is resolved: replay needs no keys
         wanted = image_request(None, model, text, aspect, seed, count, options, refs)
         replayed = lookup(mode, wanted, replay_wanted(backend, model, wanted))
         assert replayed is not None  # replay raises CACHE_MISS rather than answer nothing

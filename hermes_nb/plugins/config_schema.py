@@ -16,7 +16,7 @@ from typing import Any
 from hermes_nb import config
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.registry import image_providers, web_providers
-from hermes_nb.store.modes import CACHE_MODES
+from hermes_nb.store.replay import CACHE_MODES
 
 __all__ = ["PROVIDER_KEYS", "check_setting", "config_problems"]
 

@@ -1,26 +1,42 @@
-"""Cache keys of web calls: built in one place and read back into normalised request dicts.
+"""The one request-key scheme: every cached or recorded request is named by ``kind|…``.
 
-A key is ``kind|backend|…|subject``: ``search|auto|5|python packaging``,
-``extract|auto|https://example.org/a``, ``crawl|auto|2|20|https://example.org/``. The query is
-whitespace- and case-normalised, the URL's scheme and host lower-cased and its fragment dropped,
-so that the same request always finds the same entry (in the store and in a cassette).
+A request is a dict; its key is built here and nowhere else.
+
+* Web requests (``WEB_KINDS``) have readable keys that read back into the request dict:
+  ``search|auto|5|python packaging``, ``extract|auto|https://example.org/a``,
+  ``crawl|auto|2|20|https://example.org/``. The query is whitespace- and case-normalised, the
+  URL's scheme and host lower-cased and its fragment dropped, so that the same request always
+  finds the same entry (in the store and in a cassette).
+* Requests for files (images, and any later media kind) hold open-ended parameters, so their key
+  is ``kind|digest``: ``image|3f0c…`` where the digest is ``digest(request)``, the first 32 hex
+  digits of the SHA-256 of the request's canonical JSON. Image rows in the store have always kept
+  that same digest (under ``request_hash``), so rows written before this scheme still match.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
+    "WEB_KINDS",
     "normalize_query",
     "normalize_url",
     "search_key",
     "extract_key",
     "crawl_key",
+    "digest",
+    "file_key",
+    "digest_of_key",
     "request_of",
     "key_of",
     "describe",
 ]
+
+#: Kinds whose answer is a JSON value in the store's cache table (the rest are files).
+WEB_KINDS = ("search", "extract", "crawl")
 
 
 def normalize_query(query: str) -> str:
@@ -44,6 +60,22 @@ def extract_key(backend: str, url: str) -> str:
 
 def crawl_key(backend: str, depth: int, limit: int, url: str) -> str:
     return f"crawl|{backend}|{int(depth)}|{int(limit)}|{normalize_url(url)}"
+
+
+def digest(request: dict[str, Any]) -> str:
+    """The digest of a file request: 32 hex digits of the SHA-256 of its canonical JSON."""
+    blob = json.dumps(request, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def file_key(kind: str, request: dict[str, Any]) -> str:
+    """``image|<digest>``: the key of a request whose answer is ``n`` files."""
+    return f"{kind}|{digest(request)}"
+
+
+def digest_of_key(key: str) -> str:
+    """The digest part of a ``file_key`` (what store rows keep as ``request_hash``)."""
+    return key.partition("|")[2]
 
 
 def request_of(key: str) -> dict[str, Any]:
@@ -91,4 +123,11 @@ def describe(request: dict[str, Any]) -> str:
             f"model {request.get('model') or 'default'}, {request.get('aspect_ratio')}, "
             f"seed {request.get('seed')}, n {request.get('n')})"
         )
+    if "prompt" in request:  # another file kind (video …): its prompt, then its other fields
+        rest = ", ".join(
+            f"{name} {value}" for name, value in request.items()
+            if name not in ("kind", "prompt", "provider", "model")
+        )  # fmt: skip
+        head = f"{request.get('provider') or 'any provider'}, model {request.get('model') or 'default'}"
+        return f"{kind} {request['prompt']!r} ({head}{', ' + rest if rest else ''})"
     return f"{kind} {request}"

@@ -5,12 +5,15 @@ Each call validates its input, consults the store according to ``cache.mode``, a
 result and records which provider answered and what was tried.
 
 How a call uses the cache (``cache.mode``, replay cassettes, the per-call ``no_cache=True`` and
-``refresh=True``) is ``hermes_nb.web.caching``; cached results carry ``cached_at``.
+``refresh=True``) is decided by ``hermes_nb.store.replay``; cached results carry ``cached_at``.
+Answers of ``offline`` providers (``local`` search) are a view of the store itself: they are
+recorded into cassettes but never cached, so a re-index shows at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections.abc import Sequence
@@ -18,13 +21,13 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from hermes_nb import config
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, deadline_for
 from hermes_nb.plugins.web_provider import WebSearchProvider
-from hermes_nb.store import requests
+from hermes_nb.store import get_store, replay, requests
 from hermes_nb.store.cassette import iso
+from hermes_nb.store.replay import CACHE_MODES, Mode, cache_mode, call_mode
 from hermes_nb.web import local_files, longtext, selection
-from hermes_nb.web.caching import CACHE_MODES, cache_get, cache_mode, call_mode, index_pages, keep, miss, ttl
 from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
 from hermes_nb.web.results import (
     Attempt,
@@ -48,8 +51,29 @@ __all__ = [
     "cache_mode",
 ]
 
+log = logging.getLogger(__name__)
+
 MAX_LIMIT = 100
 MAX_CRAWL_PAGES = 500
+#: The tier of providers that answer from the store itself: their answers are never cached.
+_STORE_VIEW_TIER = "offline"
+
+
+def _cacheable(provider: WebSearchProvider) -> bool:
+    """False for a provider whose answers are a view of the store (``local``): kept, they go stale."""
+    return getattr(provider, "tier", None) != _STORE_VIEW_TIER
+
+
+def index_pages(pages: Sequence[Page], provider: str) -> None:
+    """Keep successful pages' full text in the store so ``local`` search finds them offline."""
+    try:
+        store = get_store()
+        for page in pages:
+            if page.error is None:
+                text = page.raw_content or page.content
+                store.put_page(page.url, page.title, text, metadata=page.metadata, provider=provider)
+    except HermesError as exc:
+        log.warning("page index skipped: %s", exc)
 
 
 def _backend_choice(capability: str, backend: str | None) -> str:
@@ -98,7 +122,7 @@ def _check_urls(urls: object) -> list[str]:
 
 
 class _Search:
-    def __init__(self, query: object, limit: object, backend: str | None, mode: str) -> None:
+    def __init__(self, query: object, limit: object, backend: str | None, mode: Mode) -> None:
         self.query = _check_query(query)
         self.asked = _check_int("limit", limit, 1, 1 << 31)
         self.limit = min(self.asked, MAX_LIMIT)
@@ -106,30 +130,29 @@ class _Search:
         self.mode = mode
         self.key = requests.search_key(_backend_choice("search", backend), self.limit, self.query)
         self.start = time.perf_counter()
+        self.cacheable = True
 
     def from_cache(self) -> SearchResult | None:
-        if self.mode in ("read_write", "replay"):
-            found = cache_get(self.key, self.mode, ttl() if self.mode == "read_write" else None)
-            if found is not None:
-                data, provider, created = found
-                hits = [SearchHit(**hit) for hit in data["hits"]]
-                return SearchResult(
-                    query=self.query,
-                    hits=hits,
-                    provider=provider,
-                    attempts=[],
-                    duration_s=round(time.perf_counter() - self.start, 6),
-                    limit=self.limit,
-                    effective_limit=int(data.get("effective_limit", self.limit)),
-                    cached=True,
-                    warnings=list(data.get("warnings", [])),
-                    cached_at=iso(created),
-                )
-        if self.mode == "replay":
-            raise miss(f"search for {self.query!r} (limit {self.limit})")
-        return None
+        found = replay.read(self.key, self.mode)  # a miss while replaying raises CACHE_MISS
+        if found is None:
+            return None
+        data, provider, created = found
+        hits = [SearchHit(**hit) for hit in data["hits"]]
+        return SearchResult(
+            query=self.query,
+            hits=hits,
+            provider=provider,
+            attempts=[],
+            duration_s=round(time.perf_counter() - self.start, 6),
+            limit=self.limit,
+            effective_limit=int(data.get("effective_limit", self.limit)),
+            cached=True,
+            warnings=list(data.get("warnings", [])),
+            cached_at=iso(created),
+        )
 
     def parse(self, provider: WebSearchProvider, env: Any) -> tuple[list[SearchHit], int, list[str]]:
+        self.cacheable = _cacheable(provider)
         hits, extras = parse_search_envelope(env, str(provider.name), self.limit)
         effective = self.limit
         for cap in (getattr(provider, "max_limit", None), extras.get("effective_limit")):
@@ -168,7 +191,7 @@ class _Search:
             warnings=warnings,
         )
         record = {"hits": [h.to_dict() for h in hits], "effective_limit": effective, "warnings": warnings}
-        keep(self.key, "search", provider, record, self.mode)
+        replay.keep(self.key, provider, record, self.mode, store=self.cacheable)
         return result
 
 
@@ -180,7 +203,7 @@ def search(
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` asks again and overwrites.
     """
-    request = _Search(query, limit, backend, call_mode(no_cache, refresh))
+    request = _Search(query, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
@@ -192,7 +215,7 @@ async def asearch(
 ) -> SearchResult:
     """Async twin of ``search``."""
     with config.consistent():
-        request = _Search(query, limit, backend, call_mode(no_cache, refresh))
+        request = _Search(query, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
         cached = request.from_cache()
         if cached is not None:
             return cached
@@ -203,23 +226,21 @@ async def asearch(
 
 
 class _Extract:
-    def __init__(self, urls: object, backend: str | None, max_chars: int | None, mode: str) -> None:
+    def __init__(self, urls: object, backend: str | None, max_chars: int | None, mode: Mode) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars
         self.mode = mode
         self.choice = _backend_choice("extract", backend)
         self.start = time.perf_counter()
-        self.found: dict[str, tuple[Page, str, float]] = {}
         unique = list(dict.fromkeys(self.urls))
-        if self.mode in ("read_write", "replay"):
-            for url in unique:
-                hit = cache_get(self._key(url), self.mode, None)
-                if hit is not None:
-                    self.found[url] = (page_from_record(hit[0]), hit[1], hit[2])
+        # pages do not expire; a miss while replaying raises CACHE_MISS
+        hits = replay.read_many([self._key(url) for url in unique], self.mode, expires=False)
+        self.found: dict[str, tuple[Page, str, float]] = {}
+        for url in unique:
+            hit = hits.get(self._key(url))
+            if hit is not None:
+                self.found[url] = (page_from_record(hit[0]), hit[1], hit[2])
         self.missing = [u for u in unique if u not in self.found]
-        if self.missing and self.mode == "replay":
-            more = f" (and {len(self.missing) - 1} more)" if len(self.missing) > 1 else ""
-            raise miss(f"extracted page for {self.missing[0]}{more}")
 
     def _key(self, url: str) -> str:
         return requests.extract_key(self.choice, url)
@@ -240,7 +261,7 @@ class _Extract:
         fresh = dict(zip(self.missing, pages, strict=True))
         for url, page in fresh.items():
             if page.error is None:
-                keep(self._key(url), "extract", provider or "", asdict(page), self.mode)
+                replay.keep(self._key(url), provider or "", asdict(page), self.mode)
         if provider is not None:
             index_pages(pages, provider)
         out = []
@@ -281,7 +302,7 @@ def extract(
             ),
             max_chars,
         )
-    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
+    request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*selection.run("extract", request.call, backend=backend))
@@ -301,7 +322,7 @@ async def aextract(
             return await asyncio.to_thread(
                 extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
             )
-        request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
+        request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
         if not request.missing:
             return request.finish([], None, [])
         return request.finish(*await selection.arun("extract", request.acall, backend=backend))
@@ -311,7 +332,7 @@ async def aextract(
 
 
 class _Crawl:
-    def __init__(self, url: object, depth: object, limit: object, backend: str | None, mode: str) -> None:
+    def __init__(self, url: object, depth: object, limit: object, backend: str | None, mode: Mode) -> None:
         self.url = _check_url(url)
         self.depth = _check_int("depth", depth, 0, 10)
         self.limit = _check_int("limit", limit, 1, MAX_CRAWL_PAGES)
@@ -320,14 +341,11 @@ class _Crawl:
         self.start = time.perf_counter()
 
     def from_cache(self) -> CrawlResult | None:
-        if self.mode in ("read_write", "replay"):
-            found = cache_get(self.key, self.mode, ttl() if self.mode == "read_write" else None)
-            if found is not None:
-                pages = [longtext.apply(page_from_record(p)) for p in found[0]["pages"]]
-                return self._result(pages, found[1], [], cached_at=iso(found[2]))
-        if self.mode == "replay":
-            raise miss(f"crawl of {self.url} (depth {self.depth}, limit {self.limit})")
-        return None
+        found = replay.read(self.key, self.mode)  # a miss while replaying raises CACHE_MISS
+        if found is None:
+            return None
+        pages = [longtext.apply(page_from_record(p)) for p in found[0]["pages"]]
+        return self._result(pages, found[1], [], cached_at=iso(found[2]))
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
         deadline = deadline_for("crawl", pages=self.limit)
@@ -355,7 +373,7 @@ class _Crawl:
         )
 
     def finish(self, pages: list[Page], provider: str, attempts: list[Attempt]) -> CrawlResult:
-        keep(self.key, "crawl", provider, {"pages": [asdict(p) for p in pages]}, self.mode)
+        replay.keep(self.key, provider, {"pages": [asdict(p) for p in pages]}, self.mode)
         index_pages(pages, provider)
         return self._result([longtext.apply(p) for p in pages], provider, attempts)
 
@@ -374,7 +392,7 @@ def crawl(
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` crawls again and overwrites.
     """
-    request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
+    request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
     cached = request.from_cache()
     if cached is not None:
         return cached
@@ -392,7 +410,7 @@ async def acrawl(
 ) -> CrawlResult:
     """Async twin of ``crawl``."""
     with config.consistent():
-        request = _Crawl(url, depth, limit, backend, call_mode(no_cache, refresh))
+        request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
         cached = request.from_cache()
         if cached is not None:
             return cached
