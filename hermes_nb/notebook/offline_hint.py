@@ -9,17 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_nb.errors import HermesError
+from hermes_nb.errors import UNREACHABLE_CODES, HermesError
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.setup_hints import missing_env
 from hermes_nb.web import selection
 
 __all__ = ["offline_line"]
 
-#: Codes that mean "could not get through", as opposed to a bad request or a refused key.
-_UNREACHABLE = {
-    "PROVIDER_UNAVAILABLE", "NETWORK_ERROR", "TIMEOUT", "PROVIDER_RATE_LIMITED", "CONTENT_FETCH_FAILED",
-}
 _KEYS_SHOWN = 3
 
 
@@ -44,7 +40,7 @@ def _key_names(capability: str) -> list[str]:
 
 def offline_line(exc: HermesError, capability: str) -> str | None:
     """The stable one-liner for ``exc``, or None when ``exc`` is not a keyless-provider outage."""
-    if exc.code not in _UNREACHABLE or not _keyless_only(exc):
+    if exc.code not in UNREACHABLE_CODES or not _keyless_only(exc):
         return None
     keys = ", ".join(_key_names(capability)) or "a provider's API key"
     return (

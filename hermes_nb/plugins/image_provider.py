@@ -230,28 +230,10 @@ def error_response(
     }
 
 
-#: Hermes's ``error_type`` values (and hermes_nb's additions) → the exception the SDK raises.
+#: Hermes's ``error_type`` values (and hermes_nb's additions) → the exception the SDK raises,
+#: derived from the classes in ``hermes_nb.errors`` (each declares its ``error_types``).
 #: Providers pick the value with ``error_type_for(exc)`` so that the class survives the envelope.
-ERROR_TYPES: dict[str, str] = {
-    "invalid_argument": "INVALID_INPUT",
-    "invalid_input": "INVALID_INPUT",
-    "too_many_references": "INVALID_INPUT",
-    "invalid_image_url": "INVALID_INPUT",
-    "modality_unsupported": "INVALID_INPUT",
-    "auth_required": "PROVIDER_AUTH_FAILED",
-    "missing_api_key": "PROVIDER_NOT_CONFIGURED",
-    "missing_dependency": "PROVIDER_NOT_CONFIGURED",
-    "not_configured": "PROVIDER_NOT_CONFIGURED",
-    "provider_not_registered": "PROVIDER_NOT_FOUND",
-    "content_policy": "CONTENT_POLICY",
-    "rate_limited": "PROVIDER_RATE_LIMITED",
-    "provider_unavailable": "PROVIDER_UNAVAILABLE",
-    "timeout": "TIMEOUT",
-    "network_error": "NETWORK_ERROR",
-    "parse_error": "PARSE_ERROR",
-    "content_blocked": "CONTENT_BLOCKED",
-    "content_fetch_failed": "CONTENT_FETCH_FAILED",
-}
+ERROR_TYPES = errors.ERROR_TYPES
 
 
 def error_type_for(exc: BaseException) -> str:
@@ -325,11 +307,7 @@ def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
     code = ERROR_TYPES.get(error_type)
     if code is None:
         # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
-        code = {cls.__name__: cls.code for cls in _error_classes()}.get(error_type, error_type.upper())
+        code = {cls.__name__: code for code, cls in errors.CODES.items()}.get(error_type, error_type.upper())
     error = error_from_code(code, message, provider=provider)
     error.details["error_type"] = error_type
     return error
-
-
-def _error_classes() -> list[type[HermesError]]:
-    return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]

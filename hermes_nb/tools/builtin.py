@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from hermes_nb import images, web
-from hermes_nb.errors import HermesError
+from hermes_nb.errors import ContentFetchError, HermesError, InvalidInputError, ProviderError
 from hermes_nb.images.results import ImageGallery
 from hermes_nb.plugins.image_provider import (
     error_response,
@@ -128,12 +128,12 @@ def _failure(exc: BaseException, prefix: str) -> dict[str, Any]:
     return {
         "success": False,
         "error": redact(f"{prefix}: {type(exc).__name__}: {exc}"),
-        "code": "PROVIDER_ERROR",
+        "code": ProviderError.code,
     }
 
 
 def _invalid(message: str) -> dict[str, Any]:
-    return {"success": False, "error": message, "code": "INVALID_INPUT"}
+    return {"success": False, "error": message, "code": InvalidInputError.code}
 
 
 def _empty_row(error: str) -> dict[str, Any]:
@@ -235,7 +235,7 @@ async def web_extract_tool(args: dict[str, Any], **_: Any) -> str:
             {
                 "success": False,
                 "error": "Content was inaccessible or not found",
-                "code": "CONTENT_FETCH_FAILED",
+                "code": ContentFetchError.code,
             }
         )
     return _dumps({"results": results})
@@ -249,7 +249,7 @@ def image_generate_tool(args: dict[str, Any], **_: Any) -> str:
     if not prompt:
         message = "prompt is required for image generation"
         return _dumps(
-            {**error_response(error=message, error_type="invalid_argument"), "code": "INVALID_INPUT"}
+            {**error_response(error=message, error_type="invalid_argument"), "code": InvalidInputError.code}
         )
     # An edit source goes first: the SDK sends the first reference as the provider's ``image_url``.
     image_url = args.get("image_url")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermes_nb.errors import ProviderError
+from hermes_nb.errors import ContentFetchError, ProviderError
 from hermes_nb.plugins.contracts import violation
 from hermes_nb.web.results import NO_RESULT_FOR_URL, Page, SearchHit
 
@@ -80,7 +80,7 @@ def _page_from_item(item: dict[str, Any], url: str) -> Page:
         raw_content=raw if isinstance(raw, str) and raw else None,
         metadata=dict(metadata),
         error=str(error) if error else None,
-        error_code=str(item.get("code") or item.get("error_code") or "CONTENT_FETCH_FAILED")
+        error_code=str(item.get("code") or item.get("error_code") or ContentFetchError.code)
         if error
         else None,
     )
@@ -130,7 +130,7 @@ def parse_extract_envelope(env: Any, urls: Sequence[str], provider: str = "provi
             unmatched.remove(rows[index])
             pages.append(_page_from_item(rows[index], url))
         else:
-            pages.append(Page(url=url, error=NO_RESULT_FOR_URL, error_code="CONTENT_FETCH_FAILED"))
+            pages.append(Page(url=url, error=NO_RESULT_FOR_URL, error_code=ContentFetchError.code))
     return pages
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hermes_nb.errors import HermesError
+from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.net._sniff import detect_charset, detect_content_type
 from hermes_nb.web import content, longtext
 from hermes_nb.web.results import ExtractResult, Page
@@ -38,18 +38,19 @@ def read(path: Path, max_chars: int | None = None) -> Page:
     url = full.as_uri()
     try:
         if not full.is_file():
-            return Page(url=url, error=f"no such file: {path}", error_code="INVALID_INPUT")
+            return Page(url=url, error=f"no such file: {path}", error_code=InvalidInputError.code)
         size = full.stat().st_size
         if size > MAX_FILE_BYTES:
             return Page(url=url, error=f"{path} is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
-                        error_code="INVALID_INPUT")  # fmt: skip
+                        error_code=InvalidInputError.code)  # fmt: skip
         data = full.read_bytes()
         kind = detect_content_type(url, "", data)
         doc = content.convert(data, kind, url=url, charset=detect_charset("", data, kind))
     except HermesError as exc:
         return Page(url=url, error=exc.message, error_code=exc.code)
     except OSError as exc:
-        return Page(url=url, error=f"cannot read {path}: {exc.strerror or exc}", error_code="INVALID_INPUT")
+        message = f"cannot read {path}: {exc.strerror or exc}"
+        return Page(url=url, error=message, error_code=InvalidInputError.code)
     metadata = {**doc.metadata, "source": "local file", "path": str(full)}
     page = Page(url=url, title=doc.title or full.name, content=doc.content, metadata=metadata)
     return longtext.apply(page, max_chars)
