@@ -140,11 +140,11 @@ def test_unknown_kind_is_invalid_input(registered: None) -> None:
 
 
 def test_hermes_magic_shows_the_listing(registered: None) -> None:
-    from hermes_nb.notebook import hermes_command
+    from hermes_nb.notebook import commands
 
-    shown = hermes_command.run(["providers", "web"])
+    shown = commands.run(["providers", "web"])
     assert isinstance(shown, ProviderTable) and shown.kind == "web" and shown.names() == ["free", "keyed"]
-    assert hermes_command.run(["providers", "image_gen"]).names() == ["painter"]
+    assert commands.run(["providers", "image_gen"]).names() == ["painter"]
 
 
 def _readme_web_table() -> list[str]:

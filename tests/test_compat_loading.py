@@ -313,15 +313,15 @@ def register(ctx):
 def test_hermes_magic_plugins_subcommands(hermetic: Path, user: Path, bundled: Path, tmp_path: Path) -> None:
     from IPython.core.error import UsageError
 
-    from hermes_nb.notebook import hermes_command
+    from hermes_nb.notebook import commands
 
     make_web_plugin(user, "web/magic_made", "magic-made")
-    listing = repr(hermes_command.run(["plugins"]))
+    listing = repr(commands.run(["plugins"]))
     assert "web/magic_made" in listing and "not enabled" in listing
-    assert "✅ loaded" in repr(hermes_command.run(["plugins", "enable", "web/magic_made"]))
+    assert "✅ loaded" in repr(commands.run(["plugins", "enable", "web/magic_made"]))
     assert web_providers.get("magic-made") is not None
     target = tmp_path / "web" / "my-backend"
     shutil.copytree(GUIDE_WEB, target)
-    assert "no problems" in repr(hermes_command.run(["plugins", "validate", str(target)]))
+    assert "no problems" in repr(commands.run(["plugins", "validate", str(target)]))
     with pytest.raises(UsageError, match="usage: %hermes plugins"):
-        hermes_command.run(["plugins", "frobnicate"])
+        commands.run(["plugins", "frobnicate"])

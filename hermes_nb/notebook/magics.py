@@ -328,9 +328,9 @@ class HermesMagics(Magics):
             %hermes cache [stats|entries|clear|export|load|drift|costs]   the result store
             %hermes doctor                           check the installation
         """
-        from hermes_nb.notebook import hermes_command as _hermes_command  # lazy: keeps %load_ext fast
+        from hermes_nb.notebook import commands  # lazy: keeps %load_ext fast
 
-        return _hermes_command.run(arg_split(line))
+        return commands.run(arg_split(line))
 
 
 def _register_plugin_magics(ip: Any) -> None:

@@ -1,16 +1,17 @@
-"""The one request-key scheme: every cached or recorded request is named by ``kind|…``.
+"""The one request-key scheme: how every cached or recorded request is named, built here only.
 
-A request is a dict; its key is built here and nowhere else.
+A request is a dict of what makes two calls the same.
 
 * Web requests (``WEB_KINDS``) have readable keys that read back into the request dict:
   ``search|auto|5|python packaging``, ``extract|auto|https://example.org/a``,
   ``crawl|auto|2|20|https://example.org/``. The query is whitespace- and case-normalised, the
   URL's scheme and host lower-cased and its fragment dropped, so that the same request always
   finds the same entry (in the store and in a cassette).
-* Requests for files (images, and any later media kind) hold open-ended parameters, so their key
-  is ``kind|digest``: ``image|3f0c…`` where the digest is ``digest(request)``, the first 32 hex
-  digits of the SHA-256 of the request's canonical JSON. Image rows in the store have always kept
-  that same digest (under ``request_hash``), so rows written before this scheme still match.
+* Requests for files (images, and any later media kind) hold open-ended parameters (long prompts,
+  reference images), so they are named by ``digest(request)``: the first 32 hex digits of the
+  SHA-256 of the request's canonical JSON, kept on each file's row as ``request_hash``. It is the
+  digest image rows have always carried, so rows written before this module still match; a
+  cassette keeps the request itself and matches it field by field (``hermes_nb.store.replay``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ __all__ = [
     "extract_key",
     "crawl_key",
     "digest",
-    "file_key",
-    "digest_of_key",
     "request_of",
     "key_of",
     "describe",
@@ -66,16 +65,6 @@ def digest(request: dict[str, Any]) -> str:
     """The digest of a file request: 32 hex digits of the SHA-256 of its canonical JSON."""
     blob = json.dumps(request, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
-
-
-def file_key(kind: str, request: dict[str, Any]) -> str:
-    """``image|<digest>``: the key of a request whose answer is ``n`` files."""
-    return f"{kind}|{digest(request)}"
-
-
-def digest_of_key(key: str) -> str:
-    """The digest part of a ``file_key`` (what store rows keep as ``request_hash``)."""
-    return key.partition("|")[2]
 
 
 def request_of(key: str) -> dict[str, Any]:

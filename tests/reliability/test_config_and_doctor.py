@@ -106,7 +106,7 @@ def test_doctor_reports_a_read_only_store(hermetic: Path) -> None:
 
 
 def test_the_magic_refuses_an_unknown_provider() -> None:
-    from hermes_nb.notebook.hermes_command import _cmd_config
+    from hermes_nb.notebook.commands.config import run as _cmd_config
 
     with pytest.raises(InvalidInputError, match="known:"):
         _cmd_config(["set", "web.search_backend", "nosuchprov"])

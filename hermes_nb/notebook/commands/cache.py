@@ -11,9 +11,9 @@ from typing import Any
 from IPython.core.error import UsageError
 
 from hermes_nb import cache
-from hermes_nb.notebook.hermes_command import Message, Table
+from hermes_nb.notebook.commands.answers import Message, Table
 
-__all__ = ["run_cache", "USAGE"]
+__all__ = ["run", "USAGE"]
 
 USAGE = (
     "usage: %hermes cache [stats | entries [KIND] | clear [cache|pages|images|batch]"
@@ -44,7 +44,7 @@ def _export(args: list[str]) -> Message:
     return Message(f"cassette written: {path}")
 
 
-def run_cache(args: list[str]) -> Any:
+def run(args: list[str]) -> Any:
     """Dispatch ``%hermes cache <action> …``."""
     action = args[0] if args else "stats"
     if action == "stats" and len(args) <= 1:

@@ -1,0 +1,43 @@
+"""``%hermes`` subcommands: one module each under ``notebook/commands``, found by the dispatcher."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+from IPython.core.error import UsageError
+
+from hermes_nb.notebook import commands
+from hermes_nb.notebook.magics import HermesMagics
+
+COMMANDS_DIR = Path(commands.__file__).parent
+
+
+def test_every_subcommand_is_one_module_with_run() -> None:
+    modules = {p.stem for p in COMMANDS_DIR.glob("*.py")} - {"__init__", "answers"}
+    assert modules == set(commands.SUBCOMMANDS)
+    for name in commands.SUBCOMMANDS:
+        assert callable(importlib.import_module(f"hermes_nb.notebook.commands.{name}").run)
+
+
+def test_every_subcommand_is_in_the_magic_help() -> None:
+    help_text = HermesMagics.hermes.__doc__ or ""
+    assert [name for name in commands.SUBCOMMANDS if f"%hermes {name}" not in help_text] == []
+
+
+def test_subcommands_import_only_answers_and_layers_below() -> None:
+    """No subcommand imports another (the old cache_command ↔ hermes_command circle stays gone)."""
+    for path in COMMANDS_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        siblings = {m for m in imported if m.startswith("hermes_nb.notebook.commands")}
+        assert siblings <= {"hermes_nb.notebook.commands.answers"}, path.name
+
+
+def test_unknown_and_missing_subcommands_name_the_choices() -> None:
+    with pytest.raises(UsageError, match="plugins, providers, use, config, tools, cache, doctor"):
+        commands.run([])
+    with pytest.raises(UsageError, match="unknown %hermes subcommand 'nope'"):
+        commands.run(["nope"])
