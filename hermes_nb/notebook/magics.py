@@ -136,13 +136,12 @@ class HermesMagics(Magics):
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
         if proposal["value"]:
-            import importlib.util
+            from hermes_nb.extras import MissingExtraError, require  # lazy: keeps %load_ext fast
 
-            if importlib.util.find_spec("ipywidgets") is None:
-                raise TraitError(
-                    "use_widgets needs ipywidgets, which is not installed: pip install 'hermes_nb[widgets]' "
-                    "(the static result views work without it)"
-                )
+            try:
+                require("ipywidgets", "use_widgets")
+            except MissingExtraError as exc:
+                raise TraitError(f"{exc.message} (the static result views work without it)") from None
         return bool(proposal["value"])
 
     @observe("max_results", "embed", "use_widgets")

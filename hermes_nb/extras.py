@@ -1,0 +1,96 @@
+"""The optional features and the pip extra that installs each: one place names the fix for a missing import.
+
+Every optional import in hermes_nb goes through ``require(module, feature)``: when the module is
+missing it raises ``MissingExtraError`` (a ``PROVIDER_NOT_CONFIGURED`` error that is also an
+``ImportError``) whose message ends with ``pip install 'hermes_nb[<extra>]'``. ``pyproject.toml``
+declares the same extras; ``tests/test_extras.py`` keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from types import ModuleType
+
+from hermes_nb.errors import ProviderNotConfiguredError
+
+__all__ = ["Feature", "FEATURES", "MissingExtraError", "extra_for", "install_command", "require", "status"]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """An optional feature: the extra that installs it, the modules it imports, what it gives."""
+
+    extra: str
+    modules: tuple[str, ...]
+    gives: str
+    #: heavy (local models): not part of ``hermes_nb[all]``
+    heavy: bool = False
+
+    @property
+    def install(self) -> str:
+        """The command that installs this feature."""
+        return f"pip install 'hermes_nb[{self.extra}]'"
+
+
+#: In the order ``hermes-nb doctor`` lists them. ``all`` installs every feature that is not heavy.
+FEATURES: tuple[Feature, ...] = (
+    Feature("widgets", ("ipywidgets",), "interactive result views (use_widgets)"),
+    Feature("progress", ("tqdm",), "progress bars for batches"),
+    Feature("pandas", ("pandas",), "DataFrames: .to_pandas(), as_frame=True"),
+    Feature("dask", ("dask", "distributed"), "batches on a Dask cluster (executor=client.get_executor())"),
+    Feature(
+        "diffusers",
+        ("diffusers", "torch", "transformers", "accelerate"),
+        "local Stable Diffusion / FLUX pipelines",
+        heavy=True,
+    ),
+)
+
+_BY_MODULE = {module: feature for feature in FEATURES for module in feature.modules}
+
+
+class MissingExtraError(ProviderNotConfiguredError, ModuleNotFoundError):
+    """An optional feature's module is not installed; the message names the extra that installs it."""
+
+
+def extra_for(module: str) -> str | None:
+    """The extra that installs ``module`` (``"pandas.io"`` → ``"pandas"``), or None for a required one."""
+    feature = _BY_MODULE.get(module.split(".")[0])
+    return feature.extra if feature else None
+
+
+def install_command(module: str) -> str:
+    """``pip install 'hermes_nb[<extra>]'`` for ``module``; ``pip install <module>`` when no extra has it."""
+    feature = _BY_MODULE.get(module.split(".")[0])
+    return feature.install if feature else f"pip install {module.split('.')[0]}"
+
+
+def require(module: str, feature: str) -> ModuleType:
+    """Import ``module`` for ``feature`` (``"to_pandas()"``), or raise ``MissingExtraError`` with the fix."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        missing = exc.name or module
+        if missing.split(".")[0] != module.split(".")[0] and extra_for(missing) is None:
+            raise  # the module is there but broken inside: its own error says more than ours would
+        error = MissingExtraError(
+            f"{feature} needs {module.split('.')[0]}, which is not installed: {install_command(module)} "
+            "(then restart the kernel)",
+            details={"missing_module": missing, "fix": install_command(module)},
+        )
+        error.name = missing
+        raise error from exc
+
+
+def status() -> list[tuple[Feature, bool]]:
+    """Each feature and whether all its modules can be imported (found, not imported)."""
+    out = []
+    for feature in FEATURES:
+        try:
+            found = all(importlib.util.find_spec(module) is not None for module in feature.modules)
+        except (ImportError, ValueError):  # a module set to None in sys.modules, or a broken parent
+            found = False
+        out.append((feature, found))
+    return out
