@@ -29,7 +29,6 @@ from hermes_nb.store.modes import cache_mode
 
 __all__ = [
     "safe_parameters",
-    "check_budget",
     "estimate_batch",
     "image_request",
     "request_hash",
@@ -168,14 +167,6 @@ def lookup(
     for index, (result, row) in enumerate(found):
         cassette.note_image(request, index, to_record(result), result.path, float(row["created"]))
     return _shape([result for result, _row in found], request)
-
-
-def check_budget(provider: str, model: str | None, images: int) -> None:
-    """Refuse before any call when ``images`` more at the last known price would pass the budget."""
-    if ledger.budget() is None:
-        return
-    price = ledger.known_price(provider, model) or 0.0
-    ledger.check_budget(images * price, f"generating {images} image(s) with {provider}")
 
 
 def _listed_price(provider: Any, model: str | None) -> float | None:
