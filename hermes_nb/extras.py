@@ -72,25 +72,26 @@ def require(module: str, feature: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        missing = exc.name or module
-        if missing.split(".")[0] != module.split(".")[0] and extra_for(missing) is None:
-            raise  # the module is there but broken inside: its own error says more than ours would
+        top = module.split(".")[0]
+        if _installed(top) and extra_for(exc.name or "") != extra_for(top):
+            raise  # installed but broken inside (numpy missing under pandas): its own error says more
         error = MissingExtraError(
-            f"{feature} needs {module.split('.')[0]}, which is not installed: {install_command(module)} "
+            f"{feature} needs {top}, which is not installed: {install_command(module)} "
             "(then restart the kernel)",
-            details={"missing_module": missing, "fix": install_command(module)},
+            details={"missing_module": exc.name or top, "fix": install_command(module)},
         )
-        error.name = missing
+        error.name = exc.name or top
         raise error from exc
+
+
+def _installed(module: str) -> bool:
+    """True when ``module`` can be found (without importing it)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # set to None in sys.modules, or a broken parent package
+        return False
 
 
 def status() -> list[tuple[Feature, bool]]:
     """Each feature and whether all its modules can be imported (found, not imported)."""
-    out = []
-    for feature in FEATURES:
-        try:
-            found = all(importlib.util.find_spec(module) is not None for module in feature.modules)
-        except (ImportError, ValueError):  # a module set to None in sys.modules, or a broken parent
-            found = False
-        out.append((feature, found))
-    return out
+    return [(feature, all(_installed(module) for module in feature.modules)) for feature in FEATURES]
