@@ -1,9 +1,11 @@
 """The optional features and the pip extra that installs each: one place names the fix for a missing import.
 
-Every optional import in hermes_nb goes through ``require(module, feature)``: when the module is
-missing it raises ``MissingExtraError`` (a ``PROVIDER_NOT_CONFIGURED`` error that is also an
-``ImportError``) whose message ends with ``pip install 'hermes_nb[<extra>]'``. ``pyproject.toml``
-declares the same extras; ``tests/test_extras.py`` keeps the two in step.
+Every lazy import in hermes_nb goes through ``require(module, feature)``: when the module is
+missing it raises ``FeatureNotInstalledError`` (a ``PROVIDER_NOT_CONFIGURED`` error that is also an
+``ImportError``) naming the fix: ``pip install 'hermes_nb[<extra>]'`` for an optional feature's
+module, ``pip install <module>`` for a base dependency imported late (pandas: it is in the base
+install because the quickstart, which ``hermes-nb demo`` runs, makes a DataFrame).
+``pyproject.toml`` declares the same extras; ``tests/test_extras.py`` keeps the two in step.
 """
 
 from __future__ import annotations
@@ -15,7 +17,15 @@ from types import ModuleType
 
 from hermes_nb.errors import ProviderNotConfiguredError
 
-__all__ = ["Feature", "FEATURES", "MissingExtraError", "extra_for", "install_command", "require", "status"]
+__all__ = [
+    "Feature",
+    "FEATURES",
+    "FeatureNotInstalledError",
+    "extra_for",
+    "install_command",
+    "require",
+    "status",
+]
 
 
 @dataclass(frozen=True)
@@ -38,7 +48,6 @@ class Feature:
 FEATURES: tuple[Feature, ...] = (
     Feature("widgets", ("ipywidgets",), "interactive result views (use_widgets)"),
     Feature("progress", ("tqdm",), "progress bars for batches"),
-    Feature("pandas", ("pandas",), "DataFrames: .to_pandas(), as_frame=True"),
     Feature("dask", ("dask", "distributed"), "batches on a Dask cluster (executor=client.get_executor())"),
     Feature(
         "diffusers",
@@ -51,8 +60,8 @@ FEATURES: tuple[Feature, ...] = (
 _BY_MODULE = {module: feature for feature in FEATURES for module in feature.modules}
 
 
-class MissingExtraError(ProviderNotConfiguredError, ModuleNotFoundError):
-    """An optional feature's module is not installed; the message names the extra that installs it."""
+class FeatureNotInstalledError(ProviderNotConfiguredError, ModuleNotFoundError):
+    """A module a feature needs is not installed; the message names the ``pip install`` that adds it."""
 
 
 def extra_for(module: str) -> str | None:
@@ -68,14 +77,16 @@ def install_command(module: str) -> str:
 
 
 def require(module: str, feature: str) -> ModuleType:
-    """Import ``module`` for ``feature`` (``"to_pandas()"``), or raise ``MissingExtraError`` with the fix."""
+    """Import ``module`` for ``feature`` (``"to_pandas()"``); ``FeatureNotInstalledError`` names the fix."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        top = module.split(".")[0]
-        if _installed(top) and extra_for(exc.name or "") != extra_for(top):
+        top, missing = module.split(".")[0], exc.name or ""
+        # missing: the module itself, or another module of the same extra (distributed under dask)
+        ours = missing.split(".")[0] == top or (extra_for(missing) or "-") == extra_for(top)
+        if _installed(top) and not ours:
             raise  # installed but broken inside (numpy missing under pandas): its own error says more
-        error = MissingExtraError(
+        error = FeatureNotInstalledError(
             f"{feature} needs {top}, which is not installed: {install_command(module)} "
             "(then restart the kernel)",
             details={"missing_module": exc.name or top, "fix": install_command(module)},

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from hermes_nb.extras import MissingExtraError, require
+from hermes_nb.extras import FeatureNotInstalledError, require
 
 __all__ = ["Progress", "is_interactive", "progress"]
 
@@ -85,7 +85,7 @@ def _make_bar(total: int | None, desc: str, delay: float) -> Any:
     global _warned_missing
     try:
         tqdm_auto = require("tqdm.auto", "a progress bar")
-    except MissingExtraError as exc:
+    except FeatureNotInstalledError as exc:
         if not _warned_missing:
             _warned_missing = True
             log.warning("%s; the batch runs without one", exc)

@@ -14,7 +14,7 @@ from packaging.requirements import Requirement
 
 from hermes_nb import extras
 from hermes_nb.cli import main
-from hermes_nb.extras import FEATURES, MissingExtraError
+from hermes_nb.extras import FEATURES, FeatureNotInstalledError
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -67,8 +67,15 @@ def test_all_is_every_user_facing_extra_but_not_the_heavy_ones() -> None:
 
 def test_no_optional_module_is_a_base_dependency() -> None:
     base = _names(PROJECT["dependencies"])
-    assert "pandas" not in base
     assert not base & {module for feature in FEATURES for module in feature.modules}
+
+
+def test_pandas_is_in_the_base_install_because_the_demo_uses_it() -> None:
+    import nbformat
+
+    assert "pandas" in _names(PROJECT["dependencies"])
+    demo = nbformat.read(ROOT / "hermes_nb" / "_demo" / "quickstart.ipynb", as_version=4)
+    assert any(".to_pandas()" in cell.source for cell in demo.cells if cell.cell_type == "code")
 
 
 def test_the_readme_lists_every_extra_in_one_table() -> None:
@@ -90,8 +97,8 @@ def test_ci_runs_the_notebooks_in_a_fresh_venv_with_only_all() -> None:
 
 
 def test_no_optional_module_is_imported_around_the_helper() -> None:
-    """Every optional import goes through ``extras.require``, so every one of them names its extra."""
-    optional = "|".join(module for feature in FEATURES for module in feature.modules)
+    """Every optional (or late: pandas) import goes through ``extras.require``, so each names its fix."""
+    optional = "|".join([*(module for feature in FEATURES for module in feature.modules), "pandas"])
     pattern = re.compile(rf"^\s*(import|from) ({optional})\b", re.M)
     offenders = [
         str(path.relative_to(ROOT))
@@ -105,14 +112,15 @@ def test_no_optional_module_is_imported_around_the_helper() -> None:
 
 
 def test_require_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    _missing(monkeypatch, "pandas")
-    with pytest.raises(MissingExtraError) as info:
-        extras.require("pandas", "to_pandas()")
-    assert "pip install 'hermes_nb[pandas]'" in str(info.value)
-    assert isinstance(info.value, ImportError) and info.value.name == "pandas"
+    _missing(monkeypatch, "tqdm")
+    with pytest.raises(FeatureNotInstalledError) as info:
+        extras.require("tqdm.auto", "a progress bar")
+    assert str(info.value).startswith("a progress bar needs tqdm, which is not installed: ")
+    assert "pip install 'hermes_nb[progress]'" in str(info.value)
+    assert isinstance(info.value, ImportError) and info.value.name in ("tqdm", "tqdm.auto")
     assert info.value.code == "PROVIDER_NOT_CONFIGURED"
     assert extras.install_command("distributed") == "pip install 'hermes_nb[dask]'"
-    assert extras.install_command("numpy") == "pip install numpy"
+    assert extras.install_command("pandas") == "pip install pandas"  # a base dependency: no extra
 
 
 def test_a_broken_installed_module_keeps_its_own_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,7 +128,7 @@ def test_a_broken_installed_module_keeps_its_own_error(monkeypatch: pytest.Monke
     monkeypatch.delitem(sys.modules, "pandas")
     with pytest.raises(ImportError) as info:
         extras.require("pandas", "to_pandas()")
-    assert not isinstance(info.value, MissingExtraError) and "numpy" in str(info.value)
+    assert not isinstance(info.value, FeatureNotInstalledError) and "numpy" in str(info.value)
 
 
 # --- doctor ------------------------------------------------------------------------------------
@@ -129,11 +137,11 @@ def test_a_broken_installed_module_keeps_its_own_error(monkeypatch: pytest.Monke
 def test_doctor_names_the_extra_of_a_missing_feature(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _missing(monkeypatch, "pandas", "dask", "distributed")
+    _missing(monkeypatch, "tqdm", "dask", "distributed")
     main(["doctor"])
     out = capsys.readouterr().out
     section = out.split("optional features (pip extras):", 1)[1]
-    assert "install: pip install 'hermes_nb[pandas]'" in section
+    assert "install: pip install 'hermes_nb[progress]'" in section
     assert "install: pip install 'hermes_nb[dask]'" in section
     assert "ok   widgets" in section  # installed in the test environment
 
@@ -181,21 +189,21 @@ def _widget() -> Any:
 
 
 @pytest.mark.parametrize(
-    ("site", "module", "extra"),
+    ("site", "module", "fix"),
     [
-        (_search_frame, "pandas", "pandas"),
-        (_batch_frame, "pandas", "pandas"),
-        (_providers_frame, "pandas", "pandas"),
-        (_drift_frame, "pandas", "pandas"),
-        (_widget, "ipywidgets", "widgets"),
+        (_search_frame, "pandas", "pip install pandas"),
+        (_batch_frame, "pandas", "pip install pandas"),
+        (_providers_frame, "pandas", "pip install pandas"),
+        (_drift_frame, "pandas", "pip install pandas"),
+        (_widget, "ipywidgets", "pip install 'hermes_nb[widgets]'"),
     ],
     ids=["SearchResult", "BatchResult", "providers", "drift", "widget"],
 )
-def test_each_optional_import_site_names_its_extra(
-    monkeypatch: pytest.MonkeyPatch, site: Any, module: str, extra: str
+def test_each_late_import_site_names_its_fix(
+    monkeypatch: pytest.MonkeyPatch, site: Any, module: str, fix: str
 ) -> None:
     _missing(monkeypatch, module)
-    with pytest.raises(MissingExtraError, match=re.escape(f"pip install 'hermes_nb[{extra}]'")):
+    with pytest.raises(FeatureNotInstalledError, match=re.escape(f"not installed: {fix} ")):
         site()
 
 
@@ -218,7 +226,7 @@ def test_a_progress_bar_without_tqdm_warns_once_naming_the_extra(
 def test_a_plugin_missing_an_optional_module_is_told_the_extra() -> None:
     from hermes_nb.plugins.load_errors import describe_load_error
 
-    exc = ModuleNotFoundError("No module named 'pandas'", name="pandas")
-    assert "pip install 'hermes_nb[pandas]'" in describe_load_error("web/x", "/p/x", exc)
+    exc = ModuleNotFoundError("No module named 'tqdm'", name="tqdm")
+    assert "pip install 'hermes_nb[progress]'" in describe_load_error("web/x", "/p/x", exc)
     other = ModuleNotFoundError("No module named 'leftpad'", name="leftpad")
     assert "(pip install leftpad)" in describe_load_error("web/x", "/p/x", other)

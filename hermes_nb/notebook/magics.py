@@ -145,11 +145,11 @@ class HermesMagics(Magics):
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
         if proposal["value"]:
-            from hermes_nb.extras import MissingExtraError, require  # lazy: keeps %load_ext fast
+            from hermes_nb.extras import FeatureNotInstalledError, require  # lazy: keeps %load_ext fast
 
             try:
                 require("ipywidgets", "use_widgets")
-            except MissingExtraError as exc:
+            except FeatureNotInstalledError as exc:
                 raise TraitError(f"{exc.message} (the static result views work without it)") from None
         return bool(proposal["value"])
 
