@@ -7,6 +7,7 @@ import html
 from typing import Any
 
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.extras import require
 from hermes_nb.images import listing as image_listing
 from hermes_nb.web import listing as web_listing
 
@@ -53,7 +54,7 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
         return out
 
     def to_pandas(self) -> Any:
-        import pandas as pd  # optional, heavy: only when a DataFrame is asked for
+        pd = require("pandas", "to_pandas()")
 
         return pd.DataFrame(self.records())
 

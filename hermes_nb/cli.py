@@ -229,7 +229,18 @@ def _doctor(args: argparse.Namespace) -> int:
         _out(f"  {row['key']}: {row['error']}")
     for problem in loader.get_plugin_manager().problems:
         _out(f"  {problem}")
+    _optional_features()
     return _doctor_checks()
+
+
+def _optional_features() -> None:
+    from hermes_nb.notebook.doctor import optional_features  # lazy: a subcommand loads only what it uses
+
+    _out("optional features (pip extras):")
+    for feature in optional_features():
+        _out(f"  {'ok  ' if feature.ok else '–   '} {feature.name}: {feature.detail or ''}")
+        if not feature.ok:
+            _out(f"       install: {feature.fix}")
 
 
 def _doctor_checks() -> int:

@@ -5,20 +5,28 @@ silent when ``HERMES_NB_PROGRESS=0``, when ``CI`` is set (nbval, nbconvert and C
 when there is neither a kernel nor a TTY. ``HERMES_NB_PROGRESS=1`` or ``progress=True`` forces it
 on; ``progress=False`` forces it off. A detected (not forced) bar waits ``AUTO_DELAY_S`` before it
 draws, so quick batches never leave a bar in a saved output, even under a local ``pytest --nbval``.
+Without tqdm (``pip install 'hermes_nb[progress]'``) there is no bar, and one warning says so.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from hermes_nb.extras import FeatureNotInstalledError, require
+
 __all__ = ["Progress", "is_interactive", "progress"]
 
 _FALSE = {"0", "false", "no", "off", ""}
 AUTO_DELAY_S = 2.0
+
+log = logging.getLogger(__name__)
+#: the missing-tqdm warning is given once per session
+_warned_missing = False
 
 
 def _in_kernel() -> bool:
@@ -74,11 +82,15 @@ class Progress:
 
 
 def _make_bar(total: int | None, desc: str, delay: float) -> Any:
+    global _warned_missing
     try:
-        from tqdm.auto import tqdm
-    except ImportError:
+        tqdm_auto = require("tqdm.auto", "a progress bar")
+    except FeatureNotInstalledError as exc:
+        if not _warned_missing:
+            _warned_missing = True
+            log.warning("%s; the batch runs without one", exc)
         return None
-    return tqdm(total=total, desc=desc, leave=False, delay=delay)
+    return tqdm_auto.tqdm(total=total, desc=desc, leave=False, delay=delay)
 
 
 @contextmanager

@@ -114,3 +114,22 @@ def test_imagine_many_honours_the_providers_in_flight_cap(emu: Emulator) -> None
     done = hn.imagine_many(prompts, quality="low", concurrency=8, progress=False)
     assert not done.errors
     assert [r.json["prompt"] for r in emu.requests_for("openai")] == prompts  # one at a time: in order
+
+
+def test_a_single_image_over_the_budget_is_refused_before_any_request(emu: Emulator) -> None:
+    # No image was generated yet: the estimate is the price the provider lists for its model
+    # (openai lists its 1024x1024 price, which is what a square image costs).
+    config.set("image_gen.budget_usd", 0.01)
+    with pytest.raises(errors.InvalidInputError) as refused:
+        hn.imagine("a lighthouse at dusk", aspect_ratio="square")
+    assert _generations(emu) == 0 and emu.requests_for("openai") == []
+    message = str(refused.value)
+    assert "generating 1 image(s) with openai is estimated at $0.053" in message
+    assert "more than the $0.010 that remains of image_gen.budget_usd $0.01" in message
+    assert "nothing was sent" in message
+    config.set("image_gen.budget_usd", 0.06)
+    hn.imagine("a lighthouse at dusk", aspect_ratio="square")  # within the budget now: one request
+    assert _generations(emu) == 1
+    with pytest.raises(errors.InvalidInputError, match=r"more than the \$0\.007 that remains"):
+        hn.imagine("a second lighthouse", aspect_ratio="square")  # $0.053 spent: $0.007 left
+    assert _generations(emu) == 1

@@ -15,6 +15,7 @@ from hermes_nb import config
 from hermes_nb.errors import ProviderAuthError
 from hermes_nb.notebook import rendering
 from hermes_nb.notebook.interpolate import InterpolationError, interpolate
+from hermes_nb.notebook.magic_error import MagicError
 from hermes_nb.plugins.image_provider import ImageGenProvider, save_bytes_image, success_response
 from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
@@ -205,10 +206,23 @@ def test_hermes_error_becomes_one_line_without_traceback(
 ) -> None:
     capsys.readouterr()
     result = ip.run_cell("%web_search -b nokey q")
-    err = capsys.readouterr().err
-    assert isinstance(result.error_in_exec, UsageError)
-    assert err.strip().count("\n") == 0
-    assert "PROVIDER_AUTH_FAILED" in err and "NOKEY_API_KEY" in err and "Traceback" not in err
+    shown = capsys.readouterr()
+    # An error (the cell fails under nbval), shown as its message only: no traceback, no stderr line.
+    assert isinstance(result.error_in_exec, MagicError) and isinstance(result.error_in_exec, UsageError)
+    assert shown.err == "" and shown.out.strip().count("\n") == 0
+    assert shown.out.startswith("PROVIDER_AUTH_FAILED: ") and "NOKEY_API_KEY" in shown.out
+    assert "Traceback" not in shown.out
+
+
+@pytest.mark.parametrize("line", ["%web_search --no-such-option q", "%hermes frobnicate"])
+def test_a_usage_error_fails_the_cell_too(
+    ip: InteractiveShell, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    capsys.readouterr()
+    result = ip.run_cell(line)
+    shown = capsys.readouterr()
+    assert isinstance(result.error_in_exec, MagicError)
+    assert shown.err == "" and "Traceback" not in shown.out and shown.out.strip()
 
 
 def test_unknown_provider_names_the_fix(ip: InteractiveShell) -> None:
@@ -334,12 +348,9 @@ def test_an_expression_in_double_braces_is_reported_not_sent(ip: InteractiveShel
 def test_use_widgets_without_ipywidgets_names_the_extra(
     ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import importlib.util
+    import sys
 
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "ipywidgets" else real(name, *a)
-    )
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # any import of it fails: not installed
     magics = ip.magics_manager.registry["HermesMagics"]
     with pytest.raises(TraitError, match=r"pip install 'hermes_nb\[widgets\]'"):
         magics.use_widgets = True

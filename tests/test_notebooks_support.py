@@ -46,16 +46,19 @@ def test_notebook_contract(path: Path) -> None:
     checked = [c for c in code if "NBVAL_CHECK_OUTPUT" in c.source]
     assert checked, "each notebook pins at least one contract cell"
     assert all(c.execution_count is not None for c in checked), "commit notebooks executed (run _execute.py)"
-    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
-    assert not errors, "only cells tagged raises-exception may fail, and they fail with a short UsageError"
     for cell in code:
         stderr = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
+        assert stderr == "", f"nbval compares stderr; cell printed {stderr[:200]!r}"
+        errors = [o for o in cell.outputs if o.output_type == "error"]
         if "raises-exception" in cell.metadata.get("tags", []):
-            # one message, no traceback, wrapped between words so JupyterLab never splits one
-            assert stderr.startswith("UsageError: ") and stderr.count("UsageError") == 1
-            assert "Traceback" not in stderr and all(len(line) <= 90 for line in stderr.splitlines())
+            # a failed magic: an error output (nbval sees it) whose traceback is one short message,
+            # wrapped between words so JupyterLab never splits one
+            assert [e.ename for e in errors] == ["MagicError"], "a raises-exception cell shows its error"
+            lines = errors[0].traceback
+            assert re.match(r"[A-Z_]+: ", lines[0]) and all(len(line) <= 90 for line in lines)
+            assert not any("Traceback" in line or "\x1b" in line for line in lines)
         else:
-            assert stderr == "", f"nbval compares stderr; cell printed {stderr[:200]!r}"
+            assert not errors, "only cells tagged raises-exception may fail"
 
 
 def test_sanitizer_file_is_valid() -> None:

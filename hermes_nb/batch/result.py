@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from hermes_nb.batch.runner import BatchError
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.extras import require
 
 __all__ = ["BatchResult"]
 
@@ -39,10 +39,7 @@ class BatchResult(list[Any]):
 
     def to_pandas(self) -> Any:
         """A DataFrame: the batch's documented columns (one row per hit, page or image; errors too)."""
-        try:
-            import pandas as pd  # optional dependency: only for DataFrame output
-        except ImportError as exc:
-            raise InvalidInputError("to_pandas() needs pandas: pip install pandas") from exc
+        pd = require("pandas", "to_pandas()")
         if self._rows is None:
             return pd.DataFrame({"item": self.items, "value": list(self)})
         return pd.DataFrame(self._rows(self.items, list(self)), columns=self._columns)

@@ -16,6 +16,7 @@ from typing import Any
 
 from hermes_nb import web
 from hermes_nb.errors import HermesError, InvalidInputError
+from hermes_nb.extras import require
 from hermes_nb.store import cassette, replay
 from hermes_nb.store.cassette import Entry
 from hermes_nb.store.requests import describe
@@ -54,7 +55,7 @@ class DriftReport(list[DriftRow]):
         return [row for row in self if row.status in ("changed", "error")]
 
     def to_pandas(self) -> Any:
-        import pandas as pd  # optional dependency: only for DataFrame output
+        pd = require("pandas", "to_pandas()")
 
         return pd.DataFrame([asdict(row) for row in self], columns=COLUMNS)
 

@@ -26,7 +26,6 @@ from hermes_nb.store.replay import Mode, cache_mode
 
 __all__ = [
     "safe_parameters",
-    "check_budget",
     "estimate_batch",
     "image_request",
     "lookup",
@@ -97,14 +96,6 @@ def lookup(
     if len(found) == 1:
         return found[0]
     return ImageGallery(found, prompt=request["prompt"], provider=found[0].provider)
-
-
-def check_budget(provider: str, model: str | None, images: int) -> None:
-    """Refuse before any call when ``images`` more at the last known price would pass the budget."""
-    if ledger.budget() is None:
-        return
-    price = ledger.known_price(provider, model) or 0.0
-    ledger.check_budget(images * price, f"generating {images} image(s) with {provider}")
 
 
 def _listed_price(provider: Any, model: str | None) -> float | None:

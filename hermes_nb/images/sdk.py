@@ -26,7 +26,7 @@ from hermes_nb.errors import (
     ProviderError,
 )
 from hermes_nb.images.caching import (
-    check_budget,
+    estimate_batch,
     image_request,
     lookup,
     remember,
@@ -55,6 +55,7 @@ from hermes_nb.plugins.image_provider import (
     write_atomic,
 )
 from hermes_nb.plugins.registry import normalize_name
+from hermes_nb.store import ledger
 from hermes_nb.store.image_files import (
     DISPLAY_THUMBNAIL,
     ImageInfo,
@@ -241,6 +242,21 @@ def _generate_one(
     return result
 
 
+def _check_budget(
+    name: str, text: str, aspect: str, model: str | None, backend: str | None, count: int, seed: int | None,
+    options: dict[str, Any],
+) -> None:  # fmt: skip
+    """Refuse, before any request, a call whose estimate (as ``imagine_many`` makes it) passes the budget."""
+    if ledger.budget() is None:
+        return
+    _fresh, usd = estimate_batch(
+        [text], backend=backend, model=model, aspect=aspect, n=count, seed=seed, options=options,
+        all_fresh=True,  # the store was looked in already: this call generates
+    )  # fmt: skip
+    unknown = ", price unknown" if usd is None else ""
+    ledger.check_budget(usd or 0.0, f"generating {count} image(s) with {name}{unknown}")
+
+
 @config.consistent()  # one look at config.yaml per call
 def imagine(
     prompt: str,
@@ -283,7 +299,7 @@ def imagine(
     cached = lookup(mode, request)
     if cached is not None:
         return cached
-    check_budget(name, chosen_model, count)
+    _check_budget(name, text, aspect, model, backend, count, seed, options)
     # What the provider declares it cannot do is refused here, before any request.
     check_options(
         name, capabilities_of(provider), aspect_ratio=aspect, references=len(refs or ()), options=options

@@ -12,14 +12,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from hermes_nb import config
+from hermes_nb import config, extras
 from hermes_nb.errors import HermesError
 from hermes_nb.images import imagine
 from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.store.database import close_store, get_store
 from hermes_nb.web import content, search
 
-__all__ = ["Check", "SAMPLE_PAGE", "run_checks"]
+__all__ = ["Check", "SAMPLE_PAGE", "optional_features", "run_checks"]
 
 #: A built-in page: converting it proves the HTML → Markdown stack is installed and works.
 SAMPLE_PAGE = """<!doctype html><html lang="en"><head><title>Doctor sample</title></head><body><article>
@@ -116,6 +116,19 @@ _CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("search (emulator)", _search),
     ("image generation (emulator)", _image),
 ]
+
+
+def optional_features() -> list[Check]:
+    """Each optional feature (``hermes_nb.extras``): installed, or the ``pip install`` that adds it."""
+    return [
+        Check(
+            f"{feature.extra}: {feature.gives}",
+            found,
+            "installed" if found else "not installed",
+            "" if found else feature.install,
+        )
+        for feature, found in extras.status()
+    ]
 
 
 def run_checks() -> list[Check]:

@@ -9,8 +9,9 @@ The magics are thin: they parse arguments, interpolate ``{{name}}`` placeholders
 notebook's variables (``hermes_nb.notebook.interpolate``) and call the SDK (``hermes_nb.web``,
 ``hermes_nb.batch``, ``hermes_nb.images``). Line magics return the rich result (``r = %web_search
 q``); cell magics store it with ``-o VAR`` and return it too. A ``HermesError`` is shown as one
-short line that names the fix; ``%config HermesMagics.short_errors = False`` shows the full
-traceback instead. Display options are traits: ``%config HermesMagics.embed = "link"``.
+short line that names the fix, in an error output (``MagicError``: the cell fails under nbval,
+nbmake, papermill and ``nbconvert --execute``); ``%config HermesMagics.short_errors = False`` shows
+the full traceback instead. Display options are traits: ``%config HermesMagics.embed = "link"``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from traitlets import Bool, Enum, Integer, TraitError, observe, validate
 
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.notebook.interpolate import InterpolationError, interpolate
+from hermes_nb.notebook.magic_error import MagicError
 
 __all__ = ["HermesMagics", "load_ipython_extension", "unload_ipython_extension"]
 
@@ -48,13 +50,20 @@ _HINTS = {
 
 
 def _short_errors(capability: str | None = None) -> Callable[[F], F]:
-    """Turn a ``HermesError`` raised inside a magic into one ``UsageError`` line that names the fix."""
+    """Turn a ``HermesError`` raised inside a magic into one ``MagicError`` line that names the fix.
+
+    A usage error (bad arguments) becomes a ``MagicError`` too, so every failed magic fails its cell.
+    """
 
     def deco(func: F) -> F:
         @functools.wraps(func)
         def wrapper(self: HermesMagics, *args: Any, **kwargs: Any) -> Any:
             try:
                 return func(self, *args, **kwargs)
+            except MagicError:
+                raise
+            except UsageError as exc:
+                raise MagicError(str(exc)) from None
             except HermesError as exc:
                 if not self.short_errors:
                     raise
@@ -63,7 +72,7 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
 
                     line = offline_line(exc, capability)
                     if line is not None:
-                        raise UsageError(_wrapped(line)) from None
+                        raise MagicError(_wrapped(line)) from None
                 message = f"{exc.code}: {exc.message}"
                 hint = _HINTS.get(capability or "")
                 if (
@@ -72,7 +81,7 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
                     and "%hermes" not in message
                 ):
                     message += f" (or pick another provider: {hint}; list them with %hermes providers)"
-                raise UsageError(_wrapped(message)) from None
+                raise MagicError(_wrapped(message)) from None
 
         return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature
 
@@ -136,13 +145,12 @@ class HermesMagics(Magics):
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
         if proposal["value"]:
-            import importlib.util
+            from hermes_nb.extras import FeatureNotInstalledError, require  # lazy: keeps %load_ext fast
 
-            if importlib.util.find_spec("ipywidgets") is None:
-                raise TraitError(
-                    "use_widgets needs ipywidgets, which is not installed: pip install 'hermes_nb[widgets]' "
-                    "(the static result views work without it)"
-                )
+            try:
+                require("ipywidgets", "use_widgets")
+            except FeatureNotInstalledError as exc:
+                raise TraitError(f"{exc.message} (the static result views work without it)") from None
         return bool(proposal["value"])
 
     @observe("max_results", "embed", "use_widgets")

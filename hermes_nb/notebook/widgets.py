@@ -12,7 +12,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from hermes_nb.errors import ProviderNotConfiguredError
+from hermes_nb.extras import require
 from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
 from hermes_nb.notebook.markdown import markdown_to_html
 from hermes_nb.notebook.static import static_bundle
@@ -24,15 +24,10 @@ PAGE_SIZE = 5
 #: Widget HTML does not inherit the notebook's link style: titles must look clickable.
 _LINK = "color:var(--jp-content-link-color,#0969da);text-decoration:underline"
 _WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-_INSTALL_HINT = "the widget view needs ipywidgets: pip install 'hermes_nb[widgets]'"
 
 
 def _ipywidgets() -> Any:
-    try:
-        import ipywidgets
-    except ModuleNotFoundError as exc:
-        raise ProviderNotConfiguredError(_INSTALL_HINT) from exc
-    return ipywidgets
+    return require("ipywidgets", "the widget view")
 
 
 def _available() -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hermes_nb.extras import install_command
 from hermes_nb.plugins.hermes_internals import missing_hermes_name
 from hermes_nb.redaction import redact
 
@@ -27,6 +28,6 @@ def describe_load_error(key: str, where: str | Path, exc: BaseException) -> str:
         )
     if isinstance(exc, ImportError):
         top = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
-        missing = f" (pip install {top})" if top else ""
+        missing = f" ({install_command(top)})" if top else ""
         fix = f"install what it imports{missing}, {fix}"
     return redact(f"plugin {key} ({where}) failed: {type(exc).__name__}: {exc}; {fix}")

@@ -66,10 +66,12 @@ def check_budget(estimate_usd: float, what: str) -> None:
         return
     already = spent()
     if already + estimate_usd > cap + 1e-9:
+        left = max(0.0, cap - already)
         raise BudgetExceededError(
-            f"{what} is estimated at ${estimate_usd:.3f}; this session has spent ${already:.3f} of its "
-            f"image_gen.budget_usd ${cap:.2f}. Raise the budget (hn.config.set('image_gen.budget_usd', …)), "
-            "use fewer prompts, or re-run cached prompts (they cost nothing)"
+            f"{what} is estimated at ${estimate_usd:.3f}, more than the ${left:.3f} that remains of "
+            f"image_gen.budget_usd ${cap:.2f} (${already:.3f} spent this session); nothing was sent. "
+            "Raise the budget (hn.config.set('image_gen.budget_usd', …)), use fewer prompts, or re-run "
+            "cached prompts (they cost nothing)"
         )
 
 

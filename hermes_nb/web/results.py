@@ -8,7 +8,7 @@ from typing import Any, overload
 from urllib.parse import urlsplit
 
 from hermes_nb._services import services
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.extras import require
 
 __all__ = [
     "SearchHit",
@@ -33,11 +33,7 @@ def _mimebundle(obj: object) -> Any:
 
 
 def _require_pandas() -> Any:
-    try:
-        import pandas
-    except ImportError as exc:
-        raise InvalidInputError("to_pandas() needs pandas: pip install pandas") from exc
-    return pandas
+    return require("pandas", "to_pandas()")
 
 
 @dataclass

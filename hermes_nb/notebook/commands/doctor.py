@@ -11,7 +11,6 @@ __all__ = ["run"]
 
 def run(args: list[str]) -> Any:
     expect(args, 0, "%hermes doctor")
-    import importlib.util
     import sys
 
     from hermes_nb import config  # lazy: keeps %load_ext fast
@@ -31,18 +30,10 @@ def run(args: list[str]) -> Any:
             rows.append([f"web {capability}", "✅", selection.resolve(capability).name])
         except Exception as exc:
             rows.append([f"web {capability}", "❌", str(exc)[:120]])
-    for module, extra in (
-        ("ipywidgets", "widgets"),
-        ("pandas", "pandas"),
-        ("tqdm", "progress"),
-        ("diffusers", "diffusers"),
-    ):
-        found = importlib.util.find_spec(module) is not None
-        rows.append(
-            [module, "✅" if found else "–", "installed" if found else f"pip install 'hermes_nb[{extra}]'"]
-        )
-    from hermes_nb.notebook.doctor import run_checks  # lazy: starts an emulator
+    from hermes_nb.notebook.doctor import optional_features, run_checks  # lazy: starts an emulator
 
+    for feature in optional_features():
+        rows.append([feature.name, "✅" if feature.ok else "–", feature.fix or feature.detail])
     for check in run_checks():
         detail = check.detail if check.ok else f"{check.detail} — fix: {check.fix}"
         rows.append([check.name, "✅" if check.ok else "❌", detail])
