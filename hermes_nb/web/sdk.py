@@ -132,7 +132,7 @@ class _Search:
     def parse(self, provider: WebSearchProvider, env: Any) -> tuple[list[SearchHit], int, list[str]]:
         hits, extras = parse_search_envelope(env, str(provider.name), self.limit)
         effective = self.limit
-        for cap in (getattr(provider, "max_limit", None), extras.get("effective_limit")):
+        for cap in (provider.max_limit, extras.get("effective_limit")):
             if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
                 effective = min(effective, cap)
         given = extras.get("warnings") or extras.get("warning") or []
