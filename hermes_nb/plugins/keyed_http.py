@@ -13,6 +13,7 @@ shape, the field map of a hit and the vendor's own error codes — and inherits 
 * ``error_for``: the usual statuses (a rejected key, spent credits, a refused request) worded once;
   a vendor's own codes are mapped by overriding it and falling back to ``super().error_for``;
   what it leaves (429, 5xx) the client maps itself, keeping ``Retry-After``;
+* ``call_mcp_tool``: one tool call on the vendor's public MCP endpoint (keyless modes);
 * ``clamp(limit)``: the per-call count, 1 to ``max_limit``.
 
 ``web_hits`` (Hermes's hit rows from a vendor's list and a field map) and ``search_envelope`` serve
@@ -36,6 +37,7 @@ from hermes_nb.errors import (
     RateLimitedError,
 )
 from hermes_nb.net.http_client import HttpClient, get_client
+from hermes_nb.net.mcp import call_tool
 from hermes_nb.plugins.web_provider import WebSearchProvider
 
 __all__ = ["Field", "KeyedHttpProvider", "error_detail", "json_objects", "search_envelope", "web_hits"]
@@ -148,6 +150,8 @@ class KeyedHttpProvider(WebSearchProvider):
     invalid_statuses: tuple[int, ...] = (400, 422)
     #: The end of the spent-credits message: what to do about it.
     credits_hint: str = "top up or wait for the reset"
+    #: The vendor's public MCP endpoint (a keyless mode), unless ``web.<name>.mcp_url`` names another.
+    default_mcp_url: str = ""
 
     @property
     def vendor_name(self) -> str:
@@ -223,6 +227,11 @@ class KeyedHttpProvider(WebSearchProvider):
                 f"{self.vendor_name} {path} answered with JSON that is not an object", provider=self.name
             )
         return body
+
+    def call_mcp_tool(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The ``result`` of one ``tools/call`` on the vendor's MCP endpoint (``error_for`` maps errors)."""
+        url = str(config.get(f"web.{self.name}.mcp_url") or self.default_mcp_url)
+        return call_tool(self.client(), url, tool, arguments, error_map=self.error_for)
 
     def clamp(self, limit: int) -> int:
         """The count to ask for: ``limit``, at least 1 and at most ``max_limit``."""
