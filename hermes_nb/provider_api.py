@@ -10,7 +10,7 @@ stay stable while the modules behind them move.
   ``failed_page`` for a per-URL extract row
 - keyed web providers: ``KeyedHttpProvider`` (key check, base URL, shared client, standard error
   map), ``web_hits`` (hit rows from a field map), ``search_envelope``, ``error_detail``,
-  ``json_objects``
+  ``json_objects``, ``extract_each`` (pages read one by one)
 - errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
 - HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
@@ -71,6 +71,7 @@ from hermes_nb.plugins.image_provider import (
 from hermes_nb.plugins.keyed_http import (
     KeyedHttpProvider,
     error_detail,
+    extract_each,
     json_objects,
     search_envelope,
     web_hits,
@@ -98,6 +99,7 @@ __all__ = [
     "search_envelope",
     "error_detail",
     "json_objects",
+    "extract_each",
     # errors
     "HermesError",
     "InvalidInputError",

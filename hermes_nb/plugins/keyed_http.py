@@ -16,8 +16,8 @@ shape, the field map of a hit and the vendor's own error codes — and inherits 
 * ``call_mcp_tool``: one tool call on the vendor's public MCP endpoint (keyless modes);
 * ``clamp(limit)``: the per-call count, 1 to ``max_limit``.
 
-``web_hits`` (Hermes's hit rows from a vendor's list and a field map) and ``search_envelope`` serve
-any web provider, keyed or not.
+``web_hits`` (Hermes's hit rows from a vendor's list and a field map), ``search_envelope`` and
+``extract_each`` (pages read one by one, per-URL errors) serve any web provider, keyed or not.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import httpx
 
 from hermes_nb import config
 from hermes_nb.errors import (
+    ContentFetchError,
     HermesError,
     InvalidInputError,
     ParseError,
@@ -38,9 +39,17 @@ from hermes_nb.errors import (
 )
 from hermes_nb.net.http_client import HttpClient, get_client
 from hermes_nb.net.mcp import call_tool
-from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page
 
-__all__ = ["Field", "KeyedHttpProvider", "error_detail", "json_objects", "search_envelope", "web_hits"]
+__all__ = [
+    "Field",
+    "KeyedHttpProvider",
+    "error_detail",
+    "extract_each",
+    "json_objects",
+    "search_envelope",
+    "web_hits",
+]
 
 #: Where a hit's value comes from: a key of the vendor's item, keys tried in order (the first that
 #: holds a value wins), or a function of the item.
@@ -111,6 +120,36 @@ def search_envelope(
         body["effective_limit"] = effective_limit
     body.update({key: value for key, value in data.items() if value})
     return {"success": True, "data": body}
+
+
+def extract_each(
+    urls: list[str],
+    read: Callable[[str], dict[str, Any]],
+    *,
+    per_url: tuple[type[HermesError], ...] = (ContentFetchError, InvalidInputError),
+) -> list[dict[str, Any]]:
+    """Extract rows for ``urls``, read one at a time by ``read(url)``.
+
+    A ``per_url`` error (the page cannot be read) is that URL's row. Any other error fails the whole
+    call while no URL has been read, so auto mode moves on to the next provider; after that it is
+    the URL's row too.
+    """
+    pages: list[dict[str, Any]] = []
+    served = False
+    for url in urls:
+        try:
+            page = read(url)
+        except per_url as exc:
+            pages.append(failed_page(url, exc.message, exc.code))
+            continue
+        except HermesError as exc:
+            if not served:
+                raise
+            pages.append(failed_page(url, exc.message, exc.code))
+            continue
+        served = True
+        pages.append(page)
+    return pages
 
 
 def error_detail(resp: httpx.Response, *fields: str) -> str:
@@ -239,6 +278,14 @@ class KeyedHttpProvider(WebSearchProvider):
         return min(count, self.max_limit) if self.max_limit else count
 
     # -- errors ------------------------------------------------------------------------------------
+    @staticmethod
+    def retry_after(resp: httpx.Response) -> float | None:
+        """The answer's ``Retry-After`` in seconds (None when absent or not a number)."""
+        try:
+            return float(resp.headers.get("retry-after", ""))
+        except ValueError:
+            return None
+
     def error_detail(self, resp: httpx.Response) -> str:
         """The vendor's message in an error answer (``detail_fields``)."""
         return error_detail(resp, *self.detail_fields)
