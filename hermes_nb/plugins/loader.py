@@ -30,10 +30,11 @@ import logging
 import os
 import threading
 import traceback
+from collections.abc import Callable
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from hermes_nb import config
 from hermes_nb._services import services
@@ -48,9 +49,18 @@ from hermes_nb.plugins.discovery import (
     discover_records,
     truthy,
 )
+from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.load_errors import NoRegisterError, describe_load_error
-from hermes_nb.plugins.modules import NAMESPACE, drop_modules, import_plugin_module, module_name
+from hermes_nb.plugins.manifest import find_manifest
+from hermes_nb.plugins.modules import (
+    NAMESPACE,
+    drop_modules,
+    import_plugin_module,
+    import_plugin_submodule,
+    module_name,
+)
 from hermes_nb.plugins.tool_registry import owner_scope
+from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.redaction import redact
 
 __all__ = [
@@ -203,14 +213,7 @@ class PluginManager:
             ctx = PluginContext(record.manifest, self)
             try:
                 target = self._import(record)
-                register = getattr(target, "register", None)
-                if register is None and callable(target) and not isinstance(target, ModuleType):
-                    register = target
-                if not callable(register):
-                    where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
-                    raise NoRegisterError(
-                        f"no register() function in {where}; define `def register(ctx): ...` there"
-                    )
+                register = _register_function(record, target)
                 with owner_scope(record.key):
                     register(ctx)
             except (Exception, SystemExit) as exc:
@@ -287,6 +290,62 @@ class PluginManager:
             if not record.enabled and record.loaded:
                 self.unload(record)
         return record
+
+
+def _register_function(record: PluginRecord, target: Any) -> Callable[[PluginContext], None]:
+    """What registers the plugin: the provider class its manifest names (then any ``register`` of its
+    ``__init__.py``, which may add more), else its ``register(ctx)``."""
+    register = getattr(target, "register", None)
+    if register is None and callable(target) and not isinstance(target, ModuleType):
+        register = target
+    if record.manifest.provider_class:
+        provider_class = declared_provider_class(record)
+        extra = register if callable(register) else None
+
+        def register_declared(ctx: PluginContext) -> None:
+            provider = provider_class()
+            if isinstance(provider, WebSearchProvider):
+                ctx.register_web_search_provider(provider)
+            else:
+                ctx.register_image_gen_provider(provider)
+            if extra is not None:
+                extra(ctx)
+
+        return register_declared
+    if not callable(register):
+        where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
+        raise NoRegisterError(
+            f"no register() function in {where}; define `def register(ctx): ...` there, or name the "
+            "provider class in plugin.yaml (provider_class: provider:MyProvider)"
+        )
+    return cast(Callable[[PluginContext], None], register)
+
+
+def declared_provider_class(record: PluginRecord) -> type[WebSearchProvider] | type[ImageGenProvider]:
+    """The class ``provider_class: module:Class`` names, imported from the plugin's folder."""
+    module_path, _, class_name = record.manifest.provider_class.partition(":")
+    folder = record.manifest.path or Path()
+    manifest = find_manifest(folder) or folder / "plugin.yaml"
+    relative = Path(*module_path.split("."))
+    as_package = folder / relative / "__init__.py"
+    if not ((folder / relative).with_suffix(".py").is_file() or as_package.is_file()):
+        raise NoRegisterError(
+            f"{manifest}: provider_class names module {module_path!r}, but there is no "
+            f"{relative.with_suffix('.py')} in {folder}; fix provider_class (module path, without .py)"
+        )
+    module = import_plugin_submodule(record, module_path)
+    found = getattr(module, class_name, None)
+    if not isinstance(found, type):
+        raise NoRegisterError(
+            f"{manifest}: provider_class names {class_name!r}, but {relative.with_suffix('.py')} defines "
+            "no such class; fix provider_class (module:Class)"
+        )
+    if not issubclass(found, (WebSearchProvider, ImageGenProvider)):
+        raise NoRegisterError(
+            f"{manifest}: provider_class {class_name} is not a provider; subclass WebSearchProvider or "
+            "ImageGenProvider (hermes_nb.provider_api)"
+        )
+    return found
 
 
 # module-level API ----------------------------------------------------------------------------

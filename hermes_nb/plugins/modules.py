@@ -1,14 +1,21 @@
-"""Importing directory plugins as ``hermes_plugins.<slug>`` modules, so their relative imports work."""
+"""Importing directory plugins as ``hermes_plugins.<slug>`` modules, so their relative imports work.
+
+A folder with ``__init__.py`` runs it as the package's code. A folder without one (a plugin whose
+manifest names its ``provider_class``) becomes an empty package whose path is the folder, as a
+namespace package would: ``from .provider import X`` and ``from . import reader`` work the same.
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
 import importlib.util
 import sys
 from types import ModuleType
 
 from hermes_nb.plugins.discovery import PluginRecord
 
-__all__ = ["NAMESPACE", "module_name", "import_plugin_module", "drop_modules"]
+__all__ = ["NAMESPACE", "module_name", "import_plugin_module", "import_plugin_submodule", "drop_modules"]
 
 NAMESPACE = "hermes_plugins"
 
@@ -42,16 +49,26 @@ def import_plugin_module(record: PluginRecord) -> ModuleType:
     path = record.manifest.path
     assert path is not None, "directory plugins always have a path"
     _namespace()
-    spec = importlib.util.spec_from_file_location(
-        name, path / "__init__.py", submodule_search_locations=[str(path)]
-    )
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path / '__init__.py'}", name=name)
+    init = path / "__init__.py"
+    if init.is_file():
+        spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(path)])
+    else:  # no package code: the folder is only a place to import the plugin's modules from
+        spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        spec.submodule_search_locations = [str(path)]
+    if spec is None:
+        raise ImportError(f"cannot import {init}", name=name)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        if spec.loader is not None:
+            spec.loader.exec_module(module)
     except BaseException:
         drop_modules(name)
         raise
     return module
+
+
+def import_plugin_submodule(record: PluginRecord, relative: str) -> ModuleType:
+    """Import ``relative`` (``provider``, ``impl.search``) from the plugin's folder, as a submodule of it."""
+    package = import_plugin_module(record)
+    return importlib.import_module(f"{package.__name__}.{relative}")

@@ -92,8 +92,9 @@ def _check_manifest(report: ValidationReport, directory: Path) -> PluginManifest
     raw = yaml.safe_load(Path(manifest_file).read_text(encoding="utf-8")) or {}
     if isinstance(raw, dict) and raw.get("kind") not in (None, *KINDS):
         report.add(manifest_file, f"unknown kind {raw.get('kind')!r}; use one of {', '.join(KINDS)}")
-    if not (directory / "__init__.py").is_file():
-        report.add(directory, "no __init__.py; add one that defines `def register(ctx): ...`")
+    if not manifest.provider_class and not (directory / "__init__.py").is_file():
+        report.add(directory, "no __init__.py; add one that defines `def register(ctx): ...`, or name the "
+                   "provider class in plugin.yaml (provider_class: provider:MyProvider)")
         return None
     return manifest
 
