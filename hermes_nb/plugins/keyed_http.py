@@ -37,7 +37,7 @@ from hermes_nb.errors import (
     ProviderNotConfiguredError,
     RateLimitedError,
 )
-from hermes_nb.net.http_client import HttpClient, get_client
+from hermes_nb.net.http_client import HttpClient, get_client, parse_retry_after
 from hermes_nb.net.mcp import call_tool
 from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page
 
@@ -280,11 +280,8 @@ class KeyedHttpProvider(WebSearchProvider):
     # -- errors ------------------------------------------------------------------------------------
     @staticmethod
     def retry_after(resp: httpx.Response) -> float | None:
-        """The answer's ``Retry-After`` in seconds (None when absent or not a number)."""
-        try:
-            return float(resp.headers.get("retry-after", ""))
-        except ValueError:
-            return None
+        """Seconds the answer asks to wait (``Retry-After``, ``retry-after-ms``); None if it names none."""
+        return parse_retry_after(resp.headers)
 
     def error_detail(self, resp: httpx.Response) -> str:
         """The vendor's message in an error answer (``detail_fields``)."""

@@ -164,23 +164,25 @@ def validate_plugin(path: Path | str) -> ValidationReport:
     if manifest is None:
         return report
     imports = hermes_imports(directory)
+    init = directory / "__init__.py"
+    code = init if init.is_file() else Path(find_manifest(directory) or init)  # what register() runs from
     try:
         result = _run_worker(directory, manifest, imports)
     except subprocess.TimeoutExpired:
-        report.add(directory / "__init__.py", f"import + register() took over {WORKER_TIMEOUT:.0f} s; "
+        report.add(code, f"import + register() took over {WORKER_TIMEOUT:.0f} s; "
                    "do slow work on first use, not at import")
         return report
     for module, names in sorted(result.get("unserved", {}).items()):
-        where = imports.get(module, (str(directory / "__init__.py"), set()))[0]
+        where = imports.get(module, (str(code), set()))[0]
         shown = ", ".join(f"{module}.{n}" for n in names) if names else module
         report.add(where, f"imports a Hermes internal hermes_nb does not provide: {shown}; "
                    "use the documented plugin API (agent.web_search_provider, agent.image_gen_provider, "
                    "tools.registry, ...) or import it inside a try")
     if result.get("error"):
-        report.add(directory / "__init__.py", result["error"])
+        report.add(code, result["error"])
         return report
     report.registered = result.get("registered", {})
     _compare(report, manifest, find_manifest(directory) or str(directory))
     for problem in result.get("tool_problems", []):
-        report.add(directory / "__init__.py", problem)
+        report.add(code, problem)
     return report
