@@ -142,11 +142,13 @@ def _compare(report: ValidationReport, manifest: PluginManifest, manifest_file: 
         names = [*getattr(manifest, field_name), *(legacy if isinstance(legacy, list) else [])]
         declared = {str(n).strip().lower() for n in names}
         actual = {n[len(prefix):] for n in report.registered.get(kind, []) if n.startswith(prefix)}
+        named = report.registered.get("aliases", []) if prefix else []
+        aliases = {n[len(prefix):] for n in named if n.startswith(prefix)}
         if prefix:
-            actual = {n.lower() for n in actual}
+            actual, aliases = {n.lower() for n in actual}, {n.lower() for n in aliases}
         for name in sorted(actual - declared):
             report.add(manifest_file, f"register() registers {name!r}; add it to {field_name}")
-        for name in sorted(declared - actual):
+        for name in sorted(declared - actual - aliases):  # an alias of a registered provider may be listed
             report.add(manifest_file, f"{field_name} lists {name!r} but register() does not register it; "
                        "remove it or register it")
 
