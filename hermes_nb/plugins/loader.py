@@ -49,14 +49,12 @@ from hermes_nb.plugins.discovery import (
     discover_records,
     truthy,
 )
-from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.load_errors import NoRegisterError, describe_load_error
-from hermes_nb.plugins.manifest import find_manifest
 from hermes_nb.plugins.modules import (
     NAMESPACE,
     drop_modules,
     import_plugin_module,
-    import_plugin_submodule,
+    import_provider_class,
     module_name,
 )
 from hermes_nb.plugins.tool_registry import owner_scope
@@ -299,7 +297,7 @@ def _register_function(record: PluginRecord, target: Any) -> Callable[[PluginCon
     if register is None and callable(target) and not isinstance(target, ModuleType):
         register = target
     if record.manifest.provider_class:
-        provider_class = declared_provider_class(record)
+        provider_class = import_provider_class(record)
         extra = register if callable(register) else None
 
         def register_declared(ctx: PluginContext) -> None:
@@ -319,33 +317,6 @@ def _register_function(record: PluginRecord, target: Any) -> Callable[[PluginCon
             "provider class in plugin.yaml (provider_class: provider:MyProvider)"
         )
     return cast(Callable[[PluginContext], None], register)
-
-
-def declared_provider_class(record: PluginRecord) -> type[WebSearchProvider] | type[ImageGenProvider]:
-    """The class ``provider_class: module:Class`` names, imported from the plugin's folder."""
-    module_path, _, class_name = record.manifest.provider_class.partition(":")
-    folder = record.manifest.path or Path()
-    manifest = find_manifest(folder) or folder / "plugin.yaml"
-    relative = Path(*module_path.split("."))
-    as_package = folder / relative / "__init__.py"
-    if not ((folder / relative).with_suffix(".py").is_file() or as_package.is_file()):
-        raise NoRegisterError(
-            f"{manifest}: provider_class names module {module_path!r}, but there is no "
-            f"{relative.with_suffix('.py')} in {folder}; fix provider_class (module path, without .py)"
-        )
-    module = import_plugin_submodule(record, module_path)
-    found = getattr(module, class_name, None)
-    if not isinstance(found, type):
-        raise NoRegisterError(
-            f"{manifest}: provider_class names {class_name!r}, but {relative.with_suffix('.py')} defines "
-            "no such class; fix provider_class (module:Class)"
-        )
-    if not issubclass(found, (WebSearchProvider, ImageGenProvider)):
-        raise NoRegisterError(
-            f"{manifest}: provider_class {class_name} is not a provider; subclass WebSearchProvider or "
-            "ImageGenProvider (hermes_nb.provider_api)"
-        )
-    return found
 
 
 # module-level API ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 A folder with ``__init__.py`` runs it as the package's code. A folder without one (a plugin whose
 manifest names its ``provider_class``) becomes an empty package whose path is the folder, as a
 namespace package would: ``from .provider import X`` and ``from . import reader`` work the same.
+``import_provider_class`` imports the class such a manifest names, with an error naming the fix.
 """
 
 from __future__ import annotations
@@ -11,11 +12,16 @@ import importlib
 import importlib.machinery
 import importlib.util
 import sys
+from pathlib import Path
 from types import ModuleType
 
 from hermes_nb.plugins.discovery import PluginRecord
+from hermes_nb.plugins.image_provider import ImageGenProvider
+from hermes_nb.plugins.load_errors import NoRegisterError
+from hermes_nb.plugins.manifest import find_manifest
+from hermes_nb.plugins.web_provider import WebSearchProvider
 
-__all__ = ["NAMESPACE", "module_name", "import_plugin_module", "import_plugin_submodule", "drop_modules"]
+__all__ = ["NAMESPACE", "module_name", "import_plugin_module", "import_provider_class", "drop_modules"]
 
 NAMESPACE = "hermes_plugins"
 
@@ -68,7 +74,28 @@ def import_plugin_module(record: PluginRecord) -> ModuleType:
     return module
 
 
-def import_plugin_submodule(record: PluginRecord, relative: str) -> ModuleType:
-    """Import ``relative`` (``provider``, ``impl.search``) from the plugin's folder, as a submodule of it."""
-    package = import_plugin_module(record)
-    return importlib.import_module(f"{package.__name__}.{relative}")
+def import_provider_class(record: PluginRecord) -> type[WebSearchProvider] | type[ImageGenProvider]:
+    """The class ``provider_class: module:Class`` names, imported from the plugin's folder."""
+    module_path, _, class_name = record.manifest.provider_class.partition(":")
+    folder = record.manifest.path or Path()
+    manifest = find_manifest(folder) or folder / "plugin.yaml"
+    relative = Path(*module_path.split("."))
+    as_package = folder / relative / "__init__.py"
+    if not ((folder / relative).with_suffix(".py").is_file() or as_package.is_file()):
+        raise NoRegisterError(
+            f"{manifest}: provider_class names module {module_path!r}, but there is no "
+            f"{relative.with_suffix('.py')} in {folder}; fix provider_class (module path, without .py)"
+        )
+    module = importlib.import_module(f"{import_plugin_module(record).__name__}.{module_path}")
+    found = getattr(module, class_name, None)
+    if not isinstance(found, type):
+        raise NoRegisterError(
+            f"{manifest}: provider_class names {class_name!r}, but {relative.with_suffix('.py')} defines "
+            "no such class; fix provider_class (module:Class)"
+        )
+    if not issubclass(found, (WebSearchProvider, ImageGenProvider)):
+        raise NoRegisterError(
+            f"{manifest}: provider_class {class_name} is not a provider; subclass WebSearchProvider or "
+            "ImageGenProvider (hermes_nb.provider_api)"
+        )
+    return found
