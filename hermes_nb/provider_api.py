@@ -6,8 +6,11 @@ stay stable while the modules behind them move.
 
     from hermes_nb.provider_api import WebSearchProvider, get_client, config, ProviderAuthError
 
-- base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts); ``failed_page`` for
-  a per-URL extract error
+- base classes: ``WebSearchProvider``, ``ImageGenProvider`` (Hermes's contracts); ``extracted_page`` /
+  ``failed_page`` for a per-URL extract row
+- keyed web providers: ``KeyedHttpProvider`` (key check, base URL, shared client, standard error
+  map), ``web_hits`` (hit rows from a field map), ``search_envelope``, ``error_detail``,
+  ``json_objects``, ``extract_each`` (pages read one by one)
 - errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
 - HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
@@ -65,7 +68,15 @@ from hermes_nb.plugins.image_provider import (
     save_url_image,
     success_response,
 )
-from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page, get_provider_env
+from hermes_nb.plugins.keyed_http import (
+    KeyedHttpProvider,
+    error_detail,
+    extract_each,
+    json_objects,
+    search_envelope,
+    web_hits,
+)
+from hermes_nb.plugins.web_provider import WebSearchProvider, extracted_page, failed_page, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
 from hermes_nb.store import StoreError, get_store
@@ -81,6 +92,14 @@ __all__ = [
     "WebSearchProvider",
     "ImageGenProvider",
     "failed_page",
+    "extracted_page",
+    # keyed JSON-over-HTTP web providers
+    "KeyedHttpProvider",
+    "web_hits",
+    "search_envelope",
+    "error_detail",
+    "json_objects",
+    "extract_each",
     # errors
     "HermesError",
     "InvalidInputError",

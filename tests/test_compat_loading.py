@@ -262,6 +262,13 @@ def test_validate_accepts_the_guide_plugin(tmp_path: Path, capsys: pytest.Captur
     assert "ok:" in capsys.readouterr().out
 
 
+def test_validate_a_bundled_provider_folder_with_an_alias(capsys: pytest.CaptureFixture[str]) -> None:
+    """No __init__.py (the manifest names the class); brave-free is an alias, listed in the manifest."""
+    brave = Path(__file__).resolve().parents[1] / "plugins" / "web" / "brave"
+    assert cli.main(["plugins", "validate", str(brave)]) == 0
+    assert "ok:" in capsys.readouterr().out
+
+
 def test_validate_reports_one_line_per_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plugin = make_plugin(
         tmp_path,

@@ -419,3 +419,66 @@ def test_entry_point_scan_agrees_with_importlib_metadata(group: str) -> None:
     fast = _scan_entry_points(group)
     assert fast is not None
     assert sorted(fast) == sorted((ep.name, ep.value) for ep in entry_points(group=group))
+
+
+def test_manifest_provider_class_without_init(user: Path) -> None:
+    """A folder with no __init__.py: the loader registers the class plugin.yaml names; relative
+    imports between the plugin's own modules work."""
+    make_plugin(
+        user,
+        "web/declared",
+        "name: declared\nkind: backend\nprovider_class: impl.search:Declared\n"
+        "provides_web_providers: [declared]\n",
+        init=None,
+        shared="LABEL = 'Declared search'\n",
+    )
+    (user / "web" / "declared" / "impl").mkdir()
+    (user / "web" / "declared" / "impl" / "search.py").write_text(
+        "from hermes_nb.provider_api import WebSearchProvider\n"
+        "from ..shared import LABEL\n\n\n"
+        "class Declared(WebSearchProvider):\n"
+        "    name = 'declared'\n"
+        "    display_name = LABEL\n\n"
+        "    def is_available(self):\n"
+        "        return True\n",
+        encoding="utf-8",
+    )
+    record = loader.enable("web/declared")
+    assert record.error is None and record.loaded
+    provider = web_providers.get("declared")
+    assert provider is not None and provider.display_name == "Declared search"
+    assert _by_key()["web/declared"]["providers"] == ["web:declared"]
+
+
+def test_manifest_provider_class_with_a_register_that_adds_more(user: Path) -> None:
+    make_plugin(
+        user,
+        "image_gen/painter",
+        "name: painter\nkind: backend\nprovider_class: provider:Painter\n",
+        "def register(ctx):\n    ctx.register_tool('painter_tool', 'painter', {'name': 'painter_tool'}, "
+        "lambda args, **kw: '{}')\n",
+        provider=(
+            "from hermes_nb.provider_api import ImageGenProvider\n\n\n"
+            "class Painter(ImageGenProvider):\n"
+            "    name = 'painter'\n\n"
+            "    def generate(self, prompt, aspect_ratio='landscape', **kwargs):\n"
+            "        return {}\n"
+        ),
+    )
+    record = loader.enable("image_gen/painter")
+    assert record.error is None, record.error
+    assert image_providers.get("painter") is not None
+    assert record.registered.tools == ["painter_tool"]
+
+
+def test_bundled_plugins_need_no_init(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bundled web and image plugin names its class in plugin.yaml and loads without error."""
+    monkeypatch.delenv("HERMES_BUNDLED_PLUGINS", raising=False)
+    loader.load_plugins(force=True)
+    rows = [r for r in loader.list_plugins() if r["key"].startswith(("web/", "image_gen/"))]
+    assert rows and all(r["error"] is None and r["loaded"] for r in rows), [r["error"] for r in rows]
+    root = loader.bundled_plugins_dir()
+    assert root is not None
+    for row in rows:
+        fields = yaml.safe_load((root / row["key"] / "plugin.yaml").read_text(encoding="utf-8"))
+        assert fields["provider_class"].startswith("provider:"), row["key"]

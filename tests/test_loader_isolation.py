@@ -61,6 +61,22 @@ def test_missing_register(bundled: Path) -> None:
     _assert_broken("web/bad", f"no register() function in {path / '__init__.py'}", "def register(ctx)")
 
 
+@pytest.mark.parametrize(
+    ("declared", "module", "fragments"),
+    [
+        ("missing:P", None, ("no missing.py", "fix provider_class")),
+        ("provider:Nope", "X = 1\n", ("'Nope'", "no such class", "fix provider_class")),
+        ("provider:X", "class X: ...\n", ("is not a provider", "subclass WebSearchProvider")),
+    ],
+)
+def test_provider_class_problems_name_the_manifest_and_the_fix(
+    bundled: Path, declared: str, module: str | None, fragments: tuple[str, ...]
+) -> None:
+    files = {"provider": module} if module is not None else {}
+    path = make_plugin(bundled, "web/bad", f"name: bad\nprovider_class: {declared}\n", init=None, **files)
+    _assert_broken("web/bad", str(path / "plugin.yaml"), *fragments)
+
+
 def test_register_raising_rolls_back_providers(bundled: Path) -> None:
     make_plugin(
         bundled,

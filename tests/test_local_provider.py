@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -20,21 +20,12 @@ PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "web" / "local"
 
 
 def _import_plugin() -> ModuleType:
-    """Import the plugin directory as a package, the way the loader does (relative imports)."""
+    """Import the plugin's provider module as a submodule of its folder, the way the loader does."""
     name = "hermes_plugins_test_local"
-    spec = importlib.util.spec_from_file_location(
-        name, PLUGIN_DIR / "__init__.py", submodule_search_locations=[str(PLUGIN_DIR)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class _Ctx:
-    def register_web_search_provider(self, provider: object) -> None:
-        web_providers.register(provider)  # type: ignore[arg-type]  # checked by the registry
+    package = ModuleType(name)
+    package.__path__ = [str(PLUGIN_DIR)]  # a folder without __init__.py: the manifest names the class
+    sys.modules[name] = package
+    return importlib.import_module(f"{name}.provider")
 
 
 @pytest.fixture
@@ -42,7 +33,7 @@ def local(monkeypatch: pytest.MonkeyPatch) -> None:
     import hermes_nb.plugins.loader  # noqa: F401 - imported first so its hook install cannot undo the patch
 
     monkeypatch.setattr(web_providers, "loader", None)
-    _import_plugin().register(_Ctx())
+    web_providers.register(_import_plugin().LocalProvider())
 
 
 def test_manifest() -> None:

@@ -105,6 +105,10 @@ def test_kind_is_never_inferred_from_source(tmp_path: Path) -> None:
         ("name: x\nrequires_env: KEY", "requires_env"),
         ("name: x\nrequires_env: [{description: no name}]", "requires_env"),
         ("name: x\ndescription: 5", "description"),
+        ("name: x\nprovider_class: provider.py", "provider_class"),
+        ("name: x\nprovider_class: ProviderOnly", "provider_class"),
+        ("name: x\nprovider_class: [provider, P]", "provider_class"),
+        ("name: x\nprovider_class: .provider:P", "provider_class"),
     ],
 )
 def test_wrong_field_types_name_file_and_field(tmp_path: Path, text: str, field: str) -> None:
@@ -151,4 +155,17 @@ def test_huge_manifest_refused_before_parsing(tmp_path: Path, monkeypatch: pytes
 def test_yaml_tags_are_not_executed(tmp_path: Path) -> None:
     file = _write(tmp_path, "name: !!python/object/apply:os.system ['echo hi']\n")
     with pytest.raises(ManifestError):
+        read_manifest(file)
+
+
+def test_provider_class_is_read(tmp_path: Path) -> None:
+    file = _write(tmp_path, "name: x\nprovider_class: ' impl.search:MyProvider '\n")
+    manifest = read_manifest(file)
+    assert manifest.provider_class == "impl.search:MyProvider" and "provider_class" not in manifest.extra
+    assert read_manifest(_write(tmp_path, "name: x\n")).provider_class == ""
+
+
+def test_bad_provider_class_names_the_fix(tmp_path: Path) -> None:
+    file = _write(tmp_path, "name: x\nprovider_class: provider.py\n")
+    with pytest.raises(ManifestError, match="provider_class: provider:MyProvider"):
         read_manifest(file)

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,7 +33,10 @@ def test_wheel_ships_and_discovers_bundled_plugins(tmp_path: Path) -> None:
     assert bundled, "the repository has bundled plugins"
     for manifest in manifests:
         assert f"hermes_nb/bundled_plugins/{manifest.as_posix()}" in names
-        assert f"hermes_nb/bundled_plugins/{manifest.parent.as_posix()}/__init__.py" in names
+        fields = yaml.safe_load((REPO / "plugins" / manifest).read_text(encoding="utf-8"))
+        declared = fields.get("provider_class")
+        code = f"{declared.partition(':')[0].replace('.', '/')}.py" if declared else "__init__.py"
+        assert f"hermes_nb/bundled_plugins/{manifest.parent.as_posix()}/{code}" in names
     assert any(n.endswith("entry_points.txt") and "hermes_nb-" in n for n in names)
 
     # A fresh venv; the dependencies come from this environment through a .pth line (no downloads),

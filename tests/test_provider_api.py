@@ -11,6 +11,8 @@ PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
 
 EXPECTED = {
     "WebSearchProvider", "ImageGenProvider", "failed_page",
+    "extracted_page", "KeyedHttpProvider", "web_hits", "search_envelope", "error_detail", "json_objects",
+    "extract_each",
     "HermesError", "InvalidInputError", "ProviderError", "ProviderNotConfiguredError", "ProviderAuthError",
     "RateLimitedError", "ProviderUnavailableError", "ParseError", "TransportError", "NetworkError",
     "TimeoutError_", "ContentError", "ContentBlockedError", "ContentFetchError", "ContentPolicyError",

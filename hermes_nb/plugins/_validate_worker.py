@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from hermes_nb.plugins import loader, tool_registry
+from hermes_nb.plugins import loader, registry, tool_registry
 from hermes_nb.plugins.load_errors import describe_load_error
 
 
@@ -64,6 +64,16 @@ def _handler_problem(name: str) -> str | None:
     return None
 
 
+def _aliases(providers: list[str]) -> list[str]:
+    """``web:brave-free`` for each alias of a registered web provider (manifests may list them)."""
+    found = []
+    for entry in providers:
+        kind, _, name = entry.partition(":")
+        provider = registry.web_providers.get(name) if kind == "web" else None
+        found += [f"web:{alias}" for alias in (provider.aliases if provider is not None else ())]
+    return found
+
+
 def main() -> int:
     request = json.loads(sys.stdin.read())
     report: dict[str, Any] = {}
@@ -81,7 +91,7 @@ def main() -> int:
     reg = record.registered
     report["registered"] = {
         "tools": reg.tools, "hooks": reg.hooks, "providers": reg.providers, "commands": reg.commands,
-        "not_used_in_notebooks": reg.unused,
+        "not_used_in_notebooks": reg.unused, "aliases": _aliases(reg.providers),
     }
     problems = []
     for tool in reg.tools:

@@ -220,9 +220,10 @@ def _record_for(path: Path, manifest_file: str, rel: tuple[str, ...], source: st
         return PluginRecord(bad, error=str(exc))
     manifest.key = nested_key if len(rel) > 1 else manifest.name
     record = PluginRecord(manifest)
-    if not os.path.isfile(os.path.join(path, "__init__.py")):
+    if not manifest.provider_class and not os.path.isfile(os.path.join(path, "__init__.py")):
         record.error = (
-            f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx)"
+            f"no __init__.py in {path}; a plugin directory needs __init__.py that defines register(ctx), "
+            "or plugin.yaml naming its provider class (provider_class: provider:MyProvider)"
         )
         log.warning("plugin %s not loaded: %s", manifest.key, record.error)
     return record

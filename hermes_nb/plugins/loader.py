@@ -30,10 +30,11 @@ import logging
 import os
 import threading
 import traceback
+from collections.abc import Callable
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from hermes_nb import config
 from hermes_nb._services import services
@@ -49,8 +50,15 @@ from hermes_nb.plugins.discovery import (
     truthy,
 )
 from hermes_nb.plugins.load_errors import NoRegisterError, describe_load_error
-from hermes_nb.plugins.modules import NAMESPACE, drop_modules, import_plugin_module, module_name
+from hermes_nb.plugins.modules import (
+    NAMESPACE,
+    drop_modules,
+    import_plugin_module,
+    import_provider_class,
+    module_name,
+)
 from hermes_nb.plugins.tool_registry import owner_scope
+from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.redaction import redact
 
 __all__ = [
@@ -203,14 +211,7 @@ class PluginManager:
             ctx = PluginContext(record.manifest, self)
             try:
                 target = self._import(record)
-                register = getattr(target, "register", None)
-                if register is None and callable(target) and not isinstance(target, ModuleType):
-                    register = target
-                if not callable(register):
-                    where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
-                    raise NoRegisterError(
-                        f"no register() function in {where}; define `def register(ctx): ...` there"
-                    )
+                register = _register_function(record, target)
                 with owner_scope(record.key):
                     register(ctx)
             except (Exception, SystemExit) as exc:
@@ -287,6 +288,35 @@ class PluginManager:
             if not record.enabled and record.loaded:
                 self.unload(record)
         return record
+
+
+def _register_function(record: PluginRecord, target: Any) -> Callable[[PluginContext], None]:
+    """What registers the plugin: the provider class its manifest names (then any ``register`` of its
+    ``__init__.py``, which may add more), else its ``register(ctx)``."""
+    register = getattr(target, "register", None)
+    if register is None and callable(target) and not isinstance(target, ModuleType):
+        register = target
+    if record.manifest.provider_class:
+        provider_class = import_provider_class(record)
+        extra = register if callable(register) else None
+
+        def register_declared(ctx: PluginContext) -> None:
+            provider = provider_class()
+            if isinstance(provider, WebSearchProvider):
+                ctx.register_web_search_provider(provider)
+            else:
+                ctx.register_image_gen_provider(provider)
+            if extra is not None:
+                extra(ctx)
+
+        return register_declared
+    if not callable(register):
+        where = record.manifest.entry_point or (record.manifest.path or Path()) / "__init__.py"
+        raise NoRegisterError(
+            f"no register() function in {where}; define `def register(ctx): ...` there, or name the "
+            "provider class in plugin.yaml (provider_class: provider:MyProvider)"
+        )
+    return cast(Callable[[PluginContext], None], register)
 
 
 # module-level API ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ MAX_MANIFEST_BYTES = 64 * 1024
 
 _LIST_FIELDS = ("provides_tools", "provides_hooks", "provides_web_providers", "provides_image_providers")
 _TEXT_FIELDS = ("name", "description", "author", "kind")
+#: ``provider_class: provider:BraveProvider``: a module path inside the plugin folder, then a class
+_PROVIDER_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
 class ManifestError(InvalidInputError):
@@ -69,6 +72,8 @@ class PluginManifest:
     path: Path | None = None  # plugin directory (None for entry points)
     key: str = ""
     entry_point: str = ""  # "module:attr" for pip plugins
+    #: ``module:Class`` of the provider the loader registers (instead of a ``register`` in __init__.py)
+    provider_class: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -186,6 +191,19 @@ def _env(data: dict[str, Any], where: Path | str) -> list[EnvRequirement]:
     return out
 
 
+def _provider_class(data: dict[str, Any], where: Path | str) -> str:
+    value = data.get("provider_class")
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not _PROVIDER_CLASS.fullmatch(value.strip()):
+        raise ManifestError(
+            f"{where}: field 'provider_class' must be 'module:Class' (the module's path inside the plugin "
+            f"folder, without .py, then the class name), got {value!r}; write it as "
+            "provider_class: provider:MyProvider"
+        )
+    return value.strip()
+
+
 def manifest_from_dict(
     data: Any,
     *,
@@ -210,6 +228,7 @@ def manifest_from_dict(
             raise ManifestError(f"{where}: field 'version' must be a string like \"1.0.0\", got {version!r}")
         lists = {name: _str_list(data, name, where) for name in _LIST_FIELDS}
         env = _env(data, where)
+        provider_class = _provider_class(data, where)
     except ManifestError as exc:
         exc.plugin = key or None
         raise
@@ -219,7 +238,7 @@ def manifest_from_dict(
             "%s: unknown plugin kind %r, treated as 'standalone' (valid: %s)", where, kind, ", ".join(KINDS)
         )
         kind = "standalone"
-    known = set(_TEXT_FIELDS) | set(_LIST_FIELDS) | {"version", "requires_env"}
+    known = set(_TEXT_FIELDS) | set(_LIST_FIELDS) | {"version", "requires_env", "provider_class"}
     return PluginManifest(
         name=texts["name"] or default_name,
         version="" if version is None else str(version),
@@ -235,4 +254,5 @@ def manifest_from_dict(
         provides_hooks=lists["provides_hooks"],
         provides_web_providers=lists["provides_web_providers"],
         provides_image_providers=lists["provides_image_providers"],
+        provider_class=provider_class,
     )

@@ -41,6 +41,19 @@ def normalize_name(name: object) -> str:
     return name.strip().lower() if isinstance(name, str) else ""
 
 
+def _declared_aliases(provider: WebSearchProvider | ImageGenProvider) -> tuple[str, ...]:
+    """The provider's ``aliases`` class attribute; a lone string counts as one alias.
+
+    Only subclasses of the bases are registered (Hermes plugins subclass them too, through the
+    ``agent.*`` names), so the attribute is declared; a value of the wrong type is no alias.
+    """
+    # ImageGenProvider declares ``aliases`` with the image contract (issue 19); until then, read softly.
+    value = provider.aliases if isinstance(provider, WebSearchProvider) else getattr(provider, "aliases", ())
+    if isinstance(value, str):
+        return (value,)
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, (tuple, list)) else ()
+
+
 class ProviderRegistry(Generic[P]):
     """Providers of one kind (``"web"`` or ``"image_gen"``), keyed by normalised name."""
 
@@ -78,7 +91,7 @@ class ProviderRegistry(Generic[P]):
                 self._replaced.setdefault(name, []).append((earlier, self._owners.get(name, "")))
             self._providers[name] = provider
             self._owners[name] = owner
-            for alias in aliases or tuple(getattr(provider, "aliases", ()) or ()):
+            for alias in aliases or _declared_aliases(provider):
                 self._aliases[normalize_name(alias)] = name
 
     def unregister(self, name: str) -> None:

@@ -92,8 +92,9 @@ def _check_manifest(report: ValidationReport, directory: Path) -> PluginManifest
     raw = yaml.safe_load(Path(manifest_file).read_text(encoding="utf-8")) or {}
     if isinstance(raw, dict) and raw.get("kind") not in (None, *KINDS):
         report.add(manifest_file, f"unknown kind {raw.get('kind')!r}; use one of {', '.join(KINDS)}")
-    if not (directory / "__init__.py").is_file():
-        report.add(directory, "no __init__.py; add one that defines `def register(ctx): ...`")
+    if not manifest.provider_class and not (directory / "__init__.py").is_file():
+        report.add(directory, "no __init__.py; add one that defines `def register(ctx): ...`, or name the "
+                   "provider class in plugin.yaml (provider_class: provider:MyProvider)")
         return None
     return manifest
 
@@ -141,11 +142,13 @@ def _compare(report: ValidationReport, manifest: PluginManifest, manifest_file: 
         names = [*getattr(manifest, field_name), *(legacy if isinstance(legacy, list) else [])]
         declared = {str(n).strip().lower() for n in names}
         actual = {n[len(prefix):] for n in report.registered.get(kind, []) if n.startswith(prefix)}
+        named = report.registered.get("aliases", []) if prefix else []
+        aliases = {n[len(prefix):] for n in named if n.startswith(prefix)}
         if prefix:
-            actual = {n.lower() for n in actual}
+            actual, aliases = {n.lower() for n in actual}, {n.lower() for n in aliases}
         for name in sorted(actual - declared):
             report.add(manifest_file, f"register() registers {name!r}; add it to {field_name}")
-        for name in sorted(declared - actual):
+        for name in sorted(declared - actual - aliases):  # an alias of a registered provider may be listed
             report.add(manifest_file, f"{field_name} lists {name!r} but register() does not register it; "
                        "remove it or register it")
 
@@ -163,23 +166,25 @@ def validate_plugin(path: Path | str) -> ValidationReport:
     if manifest is None:
         return report
     imports = hermes_imports(directory)
+    init = directory / "__init__.py"
+    code = init if init.is_file() else Path(find_manifest(directory) or init)  # what register() runs from
     try:
         result = _run_worker(directory, manifest, imports)
     except subprocess.TimeoutExpired:
-        report.add(directory / "__init__.py", f"import + register() took over {WORKER_TIMEOUT:.0f} s; "
+        report.add(code, f"import + register() took over {WORKER_TIMEOUT:.0f} s; "
                    "do slow work on first use, not at import")
         return report
     for module, names in sorted(result.get("unserved", {}).items()):
-        where = imports.get(module, (str(directory / "__init__.py"), set()))[0]
+        where = imports.get(module, (str(code), set()))[0]
         shown = ", ".join(f"{module}.{n}" for n in names) if names else module
         report.add(where, f"imports a Hermes internal hermes_nb does not provide: {shown}; "
                    "use the documented plugin API (agent.web_search_provider, agent.image_gen_provider, "
                    "tools.registry, ...) or import it inside a try")
     if result.get("error"):
-        report.add(directory / "__init__.py", result["error"])
+        report.add(code, result["error"])
         return report
     report.registered = result.get("registered", {})
     _compare(report, manifest, find_manifest(directory) or str(directory))
     for problem in result.get("tool_problems", []):
-        report.add(directory / "__init__.py", problem)
+        report.add(code, problem)
     return report

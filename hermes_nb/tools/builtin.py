@@ -25,6 +25,7 @@ from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.plugins.tool_registry import ToolRegistry
 from hermes_nb.plugins.tool_registry import registry as default_registry
 from hermes_nb.redaction import redact
+from hermes_nb.web.selection import supports
 
 __all__ = [
     "WEB_SEARCH_SCHEMA",
@@ -165,7 +166,7 @@ def web_search_tool(args: dict[str, Any], **_: Any) -> str:
 def _web_available(capability: str) -> bool:
     for provider in web_providers.list():
         try:
-            if getattr(provider, f"supports_{capability}")() and provider.is_available():
+            if supports(provider, capability) and provider.is_available():
                 return True
         except Exception:  # a broken provider must not hide the others
             continue

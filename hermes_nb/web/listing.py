@@ -8,6 +8,7 @@ from typing import Any
 from hermes_nb.errors import HermesError
 from hermes_nb.plugins.registry import normalize_name, web_providers
 from hermes_nb.plugins.setup_hints import setup_hint
+from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.web.selection import CAPABILITIES, is_available, resolve, supports, tier_of
 
 __all__ = ["ProviderRow", "describe", "docs_url"]
@@ -72,9 +73,9 @@ def _keyless(provider: Any) -> bool:
         return False
 
 
-def docs_url(provider: Any) -> str:
+def docs_url(provider: WebSearchProvider) -> str:
     """The provider's ``docs_url`` attribute, else the first link of its setup schema, else ""."""
-    own = getattr(provider, "docs_url", "")
+    own = provider.docs_url
     if isinstance(own, str) and own:
         return own
     try:

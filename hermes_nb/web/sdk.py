@@ -61,7 +61,7 @@ _STORE_VIEW_TIER = "offline"
 
 def _cacheable(provider: WebSearchProvider) -> bool:
     """False for a provider whose answers are a view of the store (``local``): kept, they go stale."""
-    return getattr(provider, "tier", None) != _STORE_VIEW_TIER
+    return provider.tier != _STORE_VIEW_TIER
 
 
 def index_pages(pages: Sequence[Page], provider: str) -> None:
@@ -155,7 +155,7 @@ class _Search:
         self.cacheable = _cacheable(provider)
         hits, extras = parse_search_envelope(env, str(provider.name), self.limit)
         effective = self.limit
-        for cap in (getattr(provider, "max_limit", None), extras.get("effective_limit")):
+        for cap in (provider.max_limit, extras.get("effective_limit")):
             if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
                 effective = min(effective, cap)
         given = extras.get("warnings") or extras.get("warning") or []

@@ -95,8 +95,11 @@ def configured_backend(capability: str, backend: str | None = None) -> tuple[str
 
 
 def supports(provider: WebSearchProvider, capability: str) -> bool:
+    """``supports_<capability>()``; a probe that raises counts as no."""
+    probes = {"search": provider.supports_search, "extract": provider.supports_extract,
+              "crawl": provider.supports_crawl}
     try:
-        return bool(getattr(provider, f"supports_{capability}")())
+        return bool(probes[capability]())
     except Exception:
         return False
 
@@ -134,8 +137,8 @@ def tier_of(provider: WebSearchProvider) -> str:
     """The auto-mode tier: the declared one, or ``keyless`` while only the keyless mode works."""
     if keyless_only(provider):
         return "keyless"
-    tier = getattr(provider, "tier", None)
-    if isinstance(tier, str) and tier in TIERS:
+    tier = provider.tier
+    if isinstance(tier, str) and tier in TIERS:  # a third-party value may be anything
         return tier
     return "keyless" if _keyless(provider) else "commercial"
 
@@ -169,8 +172,8 @@ def _can_serve(provider: WebSearchProvider, capability: str) -> bool:
     """Available for ``capability``: a keyless mode serves only its ``keyless_capabilities`` when declared."""
     if not is_available(provider):
         return False
-    limited = getattr(provider, "keyless_capabilities", None)
-    if not isinstance(limited, (tuple, list, set)):
+    limited = provider.keyless_capabilities
+    if not isinstance(limited, (tuple, list, set, frozenset)):  # None: the keyless mode serves all
         return True
     return capability in limited or not keyless_only(provider)
 

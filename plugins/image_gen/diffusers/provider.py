@@ -179,7 +179,6 @@ class DiffusersImageProvider(ImageGenProvider):
 
 def _pipeline(model: str) -> tuple[Any, str]:
     import torch
-
     from diffusers import AutoPipelineForText2Image
 
     device = _pick_device(torch)

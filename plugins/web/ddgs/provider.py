@@ -26,19 +26,17 @@ _INSTALL_HINT = "pip install ddgs"
 class DdgsProvider(WebSearchProvider):
     """Search through the ``ddgs`` package; a hang is killed, never left to block the kernel."""
 
+    name = "ddgs"
+    display_name = "DDGS (keyless)"
     tier = "keyless"
+    price_note = "free"
+    tagline = "No key; results from several public engines."
+    install_hint = _INSTALL_HINT
     #: Seconds before the worker is killed (``web.ddgs.timeout`` overrides); Hermes uses 30 s.
     wall_clock_s = 30.0
     #: ddgs's own per-engine HTTP timeout.
     engine_timeout_s = 10
 
-    @property
-    def name(self) -> str:
-        return "ddgs"
-
-    @property
-    def display_name(self) -> str:
-        return "DDGS (keyless)"
 
     def is_available(self) -> bool:
         return _installed()
@@ -75,14 +73,7 @@ class DdgsProvider(WebSearchProvider):
         return {"success": True, "data": {"web": hits}}
 
     def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "free",
-            "tag": "No key; results from several public engines.",
-            "env_vars": [],
-            "post_setup": "ddgs",
-            "install": "pip install ddgs",
-        }
+        return {**super().get_setup_schema(), "post_setup": "ddgs"}  # Hermes's picker installs it
 
     def _run_worker(self, request: dict[str, Any], wall: float) -> dict[str, Any]:
         proc = subprocess.Popen(

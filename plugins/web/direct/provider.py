@@ -17,6 +17,8 @@ from hermes_nb.provider_api import (
     config,
     convert_fetched,
     crawl_site,
+    extracted_page,
+    failed_page,
     fetch,
     html_converter_ready,
     kind_of,
@@ -103,15 +105,11 @@ def _convert(fetched: Any, pool: Executor | None, min_confidence: float) -> Docu
 class DirectProvider(WebSearchProvider):
     """Fetch pages yourself (SSRF-guarded) and convert them locally; per-URL errors, never a failed call."""
 
+    name = "direct"
+    display_name = "Direct fetch (keyless)"
     tier = "keyless"
-
-    @property
-    def name(self) -> str:
-        return "direct"
-
-    @property
-    def display_name(self) -> str:
-        return "Direct fetch (keyless)"
+    price_note = "free"
+    tagline = "Fetches pages itself; HTML, text, JSON, CSV, feeds and PDF converted locally."
 
     def is_available(self) -> bool:
         return True
@@ -150,14 +148,6 @@ class DirectProvider(WebSearchProvider):
             delay=kwargs.get("delay"),
         )
 
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "free",
-            "tag": "Fetches pages itself; HTML, text, JSON, CSV, feeds and PDF converted locally.",
-            "env_vars": [],
-        }
-
     def _one(
         self, url: str, prefer_reader: bool, converters: Executor | None, threshold: float
     ) -> dict[str, Any]:
@@ -165,8 +155,7 @@ class DirectProvider(WebSearchProvider):
             fetched = fetch(url, accept=ACCEPT)
             doc = _convert(fetched, converters, threshold)
         except HermesError as exc:
-            return {"url": url, "title": "", "content": "", "raw_content": "", "error": exc.message,
-                    "error_code": exc.code}
+            return failed_page(url, exc.message, exc.code)
         final_url = fetched.final_url or url
         meta = dict(doc.metadata)
         meta.update(
@@ -181,13 +170,7 @@ class DirectProvider(WebSearchProvider):
             meta["redirects"] = list(fetched.redirects)
         if kind_of(fetched.content_type) == "html" and config.get("web.jina_fallback", False):
             doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader, threshold)
-        return {
-            "url": url,
-            "title": doc.title or final_url,
-            "content": doc.content,
-            "raw_content": doc.content,
-            "metadata": meta,
-        }
+        return extracted_page(url, doc.content, title=doc.title or final_url, metadata=meta)
 
 
 def _with_reader(

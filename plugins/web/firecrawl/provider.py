@@ -19,49 +19,51 @@ from hermes_nb.provider_api import (
     ContentFetchError,
     HermesError,
     InvalidInputError,
+    KeyedHttpProvider,
     ParseError,
-    ProviderAuthError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     RateLimitedError,
     TimeoutError_,
-    WebSearchProvider,
     config,
+    extracted_page,
     failed_page,
-    get_client,
-    mcp_call_tool,
+    json_objects,
     mcp_tool_text,
+    search_envelope,
+    web_hits,
 )
 
-KEY_ENV = "FIRECRAWL_API_KEY"
-BASE_URL_ENV = "FIRECRAWL_API_URL"
-DEFAULT_BASE_URL = "https://api.firecrawl.dev"
-DEFAULT_MCP_URL = "https://mcp.firecrawl.dev/v2/mcp"
-MAX_RESULTS = 100
 _RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?)\s*s", re.IGNORECASE)
 _DONE = ("completed", "failed", "cancelled")
 
 
-class FirecrawlProvider(WebSearchProvider):
+class FirecrawlProvider(KeyedHttpProvider):
     """Firecrawl search, Markdown scrape and site crawl; a page it cannot read is a per-URL error."""
 
-    poll_interval_s = 2.0  # between crawl status polls (tests set 0)
+    name = "firecrawl"
+    display_name = "Firecrawl"
     keyless_capabilities = ("search", "extract")  # keyless mode: search and scrape, not crawl
+    key_env = "FIRECRAWL_API_KEY"
+    docs_url = "https://www.firecrawl.dev/app/api-keys"
+    default_base_url = "https://api.firecrawl.dev"
+    base_url_env = "FIRECRAWL_API_URL"
+    default_mcp_url = "https://mcp.firecrawl.dev/v2/mcp"
+    max_limit = 100
+    price_note = "paid / free credits / self-hosted / keyless MCP"
+    tagline = "Search, scrape to Markdown and crawl sites."
+    detail_fields = ("error",)
+    auth_statuses = (401,)  # a 403 is the site refusing, not the key (error_for)
+    invalid_statuses = (400,)
+    credits_hint = "upgrade or wait for the reset"
+    poll_interval_s = 2.0  # between crawl status polls (tests set 0)
 
-    @property
-    def name(self) -> str:
-        return "firecrawl"
-
-    @property
-    def display_name(self) -> str:
-        return "Firecrawl"
-
-    @property
+    @property  # type: ignore[override]  # the tier follows the configuration
     def tier(self) -> str:
-        return "self_hosted" if self._self_hosted() and not _key() else "commercial"
+        return "self_hosted" if self._self_hosted() and not self.api_key() else "commercial"
 
     def is_available(self) -> bool:
-        return bool(_key()) or self._self_hosted()
+        return bool(self.api_key()) or self._self_hosted()
 
     def is_keyless_available(self) -> bool:
         return True  # mcp.firecrawl.dev serves search and scrape without a key
@@ -73,26 +75,12 @@ class FirecrawlProvider(WebSearchProvider):
         return True
 
     def search(self, query: str, limit: int = 5) -> dict[str, Any]:
-        count = max(1, min(int(limit), MAX_RESULTS))
+        count = self.clamp(limit)
         if self.is_available():
             body = self._request("POST", "/v2/search", {"query": query, "limit": count})
         else:
             body = self._mcp("firecrawl_search", {"query": query, "limit": count})
-        hits = []
-        for item in _web_items(body):
-            if not item.get("url"):
-                continue
-            hits.append(
-                {
-                    "title": str(item.get("title") or item["url"]),
-                    "url": str(item["url"]),
-                    "description": str(item.get("description") or ""),
-                    "position": len(hits) + 1,
-                }
-            )
-            if len(hits) == count:
-                break
-        return {"success": True, "data": {"web": hits, "effective_limit": count}}
+        return search_envelope(web_hits(_web_items(body), count), count)
 
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         pages = []
@@ -117,7 +105,7 @@ class FirecrawlProvider(WebSearchProvider):
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         if not self.is_available():
             raise ProviderNotConfiguredError(
-                f"Firecrawl crawls need {KEY_ENV} or a self-hosted server ({BASE_URL_ENV} or "
+                f"Firecrawl crawls need {self.key_env} or a self-hosted server ({self.base_url_env} or "
                 "web.firecrawl.base_url); the keyless endpoint only searches and scrapes",
                 provider=self.name,
             )
@@ -162,36 +150,11 @@ class FirecrawlProvider(WebSearchProvider):
                 pages.append(_page(page_url, doc))
         return {"results": pages}
 
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "paid / free credits / self-hosted / keyless MCP",
-            "tag": "Search, scrape to Markdown and crawl sites.",
-            "env_vars": [
-                {
-                    "key": KEY_ENV,
-                    "prompt": "Firecrawl API key",
-                    "url": "https://www.firecrawl.dev/app/api-keys",
-                },
-                {"key": BASE_URL_ENV, "prompt": "Self-hosted Firecrawl URL (optional)", "url": ""},
-            ],
-        }
-
     def _self_hosted(self) -> bool:
-        return bool(config.get("web.firecrawl.base_url") or config.get_env_value(BASE_URL_ENV))
+        return bool(config.get("web.firecrawl.base_url") or config.get_env_value(self.base_url_env))
 
     def _request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
-        base = config.get("web.firecrawl.base_url") or config.get_env_value(BASE_URL_ENV) or DEFAULT_BASE_URL
-        url = path if path.startswith(("http://", "https://")) else f"{str(base).rstrip('/')}{path}"
-        key = _key()
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        client = get_client(self.name)
-        if method == "GET":
-            data = client.get_json(url, headers=headers, error_map=_error_for)
-        else:
-            data = client.post_json(url, json=payload, headers=headers, error_map=_error_for)
-        if not isinstance(data, dict):
-            raise ParseError(f"Firecrawl {path} answered with JSON that is not an object", provider=self.name)
+        data = self.get_json(path) if method == "GET" else self.post_json(path, payload)
         if data.get("success") is False:
             raise ProviderUnavailableError(
                 f"Firecrawl {path} failed: {data.get('error') or 'no reason given'}", provider=self.name
@@ -199,8 +162,7 @@ class FirecrawlProvider(WebSearchProvider):
         return data
 
     def _mcp(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        url = str(config.get("web.firecrawl.mcp_url") or DEFAULT_MCP_URL)
-        result = mcp_call_tool(get_client(self.name), url, tool, arguments, error_map=_error_for)
+        result = self.call_mcp_tool(tool, arguments)
         if isinstance(result.get("structuredContent"), dict):
             return dict(result["structuredContent"])
         text = mcp_tool_text(result)
@@ -210,9 +172,16 @@ class FirecrawlProvider(WebSearchProvider):
             return {"markdown": text}  # a scrape answered as plain Markdown
         return body if isinstance(body, dict) else {"web": body}
 
-
-def _key() -> str | None:
-    return config.resolve_key(KEY_ENV)
+    def error_for(self, resp: httpx.Response) -> HermesError | None:
+        """``{"success": false, "error"}``: 401 key, 402 credits, 403 the site, 429 its delay in the text."""
+        detail = self.error_detail(resp)
+        if resp.status_code == 429:
+            found = _RETRY_AFTER.search(detail)
+            return RateLimitedError(f"Firecrawl rate limit: {detail or 'too many requests'}",
+                                    retry_after=float(found.group(1)) if found else None)
+        if resp.status_code == 403:
+            return ContentFetchError(f"Firecrawl refused this site: {detail or 'forbidden'}")
+        return super().error_for(resp)
 
 
 def _web_items(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -220,7 +189,7 @@ def _web_items(body: dict[str, Any]) -> list[dict[str, Any]]:
     data = body.get("data", body)
     if isinstance(data, dict):
         data = data.get("web", data.get("results", []))
-    return [item for item in data if isinstance(item, dict)] if isinstance(data, list) else []
+    return json_objects(data)
 
 
 def _page(url: str, doc: dict[str, Any]) -> dict[str, Any]:
@@ -231,51 +200,4 @@ def _page(url: str, doc: dict[str, Any]) -> dict[str, Any]:
     text = str(doc.get("markdown") or "").strip()
     metadata = {k: meta[k] for k in ("language", "statusCode", "description") if meta.get(k)}
     metadata["source"] = "firecrawl"
-    return {
-        "url": url,
-        "title": str(meta.get("title") or ""),
-        "content": text,
-        "raw_content": text,
-        "metadata": metadata,
-    }
-
-
-
-def _error_for(resp: httpx.Response) -> HermesError | None:
-    """Firecrawl's ``{"success": false, "error"}``: 401 key, 402 credits, 403 site, 429 delay in the text."""
-    status = resp.status_code
-    try:
-        body = resp.json()
-    except ValueError:
-        body = {}
-    detail = str(body.get("error") or "") if isinstance(body, dict) else ""
-    if status == 401:
-        return ProviderAuthError(
-            f"Firecrawl rejected the API key ({detail or status}); check {KEY_ENV}",
-            provider="firecrawl",
-            status=status,
-        )
-    if status == 402:
-        return RateLimitedError(
-            f"Firecrawl credits exhausted ({detail or status}); upgrade or wait for the reset",
-            provider="firecrawl",
-            status=status,
-            retryable=False,
-        )
-    if status == 429:
-        found = _RETRY_AFTER.search(detail)
-        return RateLimitedError(
-            f"Firecrawl rate limit: {detail or 'too many requests'}",
-            provider="firecrawl",
-            status=status,
-            retry_after=float(found.group(1)) if found else None,
-        )
-    if status == 403:
-        return ContentFetchError(
-            f"Firecrawl refused this site: {detail or 'forbidden'}", provider="firecrawl", status=status
-        )
-    if status == 400:
-        return InvalidInputError(
-            f"Firecrawl refused the request: {detail or 'bad request'}", provider="firecrawl", status=status
-        )
-    return None
+    return extracted_page(url, text, title=str(meta.get("title") or ""), metadata=metadata)

@@ -13,16 +13,14 @@ MAX_RESULTS = 100
 class LocalProvider(WebSearchProvider):
     """Full-text search over the store; available once it holds at least one page."""
 
+    name = "local"
+    display_name = "Local store (offline)"
     tier = "offline"
     max_limit = MAX_RESULTS
+    price_note = "offline"
+    tagline = f"Searches pages in $HERMES_HOME/{FILENAME}; add files with hn.store.index_folder(path)"
+    install_hint = "extract some pages first, or add files with hn.store.index_folder(path)"
 
-    @property
-    def name(self) -> str:
-        return "local"
-
-    @property
-    def display_name(self) -> str:
-        return "Local store (offline)"
 
     def _has_pages(self) -> bool:
         store = get_store()
@@ -43,12 +41,3 @@ class LocalProvider(WebSearchProvider):
     def search(self, query: str, limit: int = 5) -> dict[str, Any]:
         hits = get_store().search_pages(query, max(1, min(int(limit), MAX_RESULTS)))
         return {"success": True, "data": {"web": [hit.to_dict() for hit in hits]}}
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "offline",
-            "tag": f"Searches pages in $HERMES_HOME/{FILENAME}; add files with hn.store.index_folder(path)",
-            "env_vars": [],
-            "install": "extract some pages first, or add files with hn.store.index_folder(path)",
-        }

@@ -13,54 +13,59 @@ import httpx
 from hermes_nb.provider_api import (
     HermesError,
     InvalidInputError,
+    KeyedHttpProvider,
     ParseError,
-    ProviderAuthError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     RateLimitedError,
-    WebSearchProvider,
     config,
-    get_client,
+    error_detail,
+    json_objects,
+    search_envelope,
+    web_hits,
 )
 
-KEY_ENV = "OPENSERP_API_KEY"
 HOSTED_BASE_URL = "https://api.openserp.com"
 DEFAULT_ENGINE = "google"
-MAX_LIMIT = 100  # the server's limit cap
 ENGINES = ("google", "yandex", "baidu", "bing", "duck", "duckduckgo", "ddg", "ecosia", "mega")
 
 
-class OpenserpProvider(WebSearchProvider):
+class OpenserpProvider(KeyedHttpProvider):
     """A self-hosted OpenSERP server (no key) or the hosted endpoint (``OPENSERP_API_KEY``)."""
 
+    name = "openserp"
+    display_name = "OpenSERP"
     tier = "self_hosted"
+    key_env = "OPENSERP_API_KEY"
     docs_url = "https://github.com/karust/openserp"
-
-    @property
-    def name(self) -> str:
-        return "openserp"
-
-    @property
-    def display_name(self) -> str:
-        return "OpenSERP"
+    max_limit = 100  # the server's limit cap
+    price_note = "self-hosted / free"
+    tagline = "Your own OpenSERP server (karust/openserp); up to 100 results per call."
+    install_hint = "or point web.openserp.base_url at your own server (e.g. http://127.0.0.1:7000)"
+    detail_fields = ("message", "reason", "error")
+    invalid_statuses = (400,)
 
     def is_available(self) -> bool:
-        return bool(_base_url() or config.resolve_key(KEY_ENV))
+        return bool(self.base_url() or self.api_key())
+
+    def base_url(self) -> str:
+        value = str(config.get("web.openserp.base_url") or "").strip().rstrip("/")
+        return value if value.startswith(("http://", "https://")) else ""
+
+    def key_headers(self) -> dict[str, str]:
+        key = self.api_key()
+        return {"Authorization": f"Bearer {key}", "x-api-key": key} if key else {}
 
     def search(self, query: str, limit: int = 5) -> dict[str, Any]:
-        base = _base_url()
-        key = config.resolve_key(KEY_ENV)
-        if not base and not key:
+        base = self.base_url()
+        if not base and not self.api_key():
             raise ProviderNotConfiguredError(
                 "OpenSERP needs the address of a server: "
                 "hn.config.set('web.openserp.base_url', 'http://127.0.0.1:7000'), "
-                f"or {KEY_ENV} for the hosted endpoint",
+                f"or {self.key_env} for the hosted endpoint",
                 provider=self.name,
             )
-        count = max(1, min(int(limit), MAX_LIMIT))
-        headers = {"Accept": "application/json"}
-        if key:
-            headers.update({"Authorization": f"Bearer {key}", "x-api-key": key})
+        count = self.clamp(limit)
         if base:
             engine = str(config.get("web.openserp.engine") or DEFAULT_ENGINE).strip().lower()
             if engine not in ENGINES:
@@ -72,39 +77,24 @@ class OpenserpProvider(WebSearchProvider):
             url, params = f"{base}/{engine}/search", {"text": query, "limit": count}
         else:
             url, params = f"{HOSTED_BASE_URL}/search", {"q": query, "num": count}
-        body = get_client(self.name).get_json(url, params=params, headers=headers, error_map=_error_for)
-        hits: list[dict[str, Any]] = []
-        for item in _items(body):
-            link = item.get("url") or item.get("link")
-            if not link or item.get("ad"):
-                continue
-            hits.append(
-                {
-                    "title": str(item.get("title") or link),
-                    "url": str(link),
-                    "description": str(item.get("snippet") or item.get("description") or ""),
-                    "position": len(hits) + 1,
-                }
+        body = self.request_json("GET", url, params=params, headers={"Accept": "application/json"})
+        hits = web_hits(_items(body), count, url=("url", "link"), description=("snippet", "description"),
+                        skip=lambda item: bool(item.get("ad")))
+        return search_envelope(hits, count)
+
+    def error_for(self, resp: httpx.Response) -> HermesError | None:
+        """OpenSERP v2 error classes (``{"error", "code", "message", "reason"}``); v0 answers plain text.
+        A 403 is a bad key unless the search engine blocked the server."""
+        error, detail = error_detail(resp, "error"), self.error_detail(resp)
+        if resp.status_code == 403 and error == "blocked":
+            return ProviderUnavailableError(
+                f"OpenSERP's search engine blocked the server ({detail}); try another engine or later"
             )
-            if len(hits) == count:
-                break
-        return {"success": True, "data": {"web": hits, "effective_limit": count}}
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "self-hosted / free",
-            "tag": "Your own OpenSERP server (karust/openserp); up to 100 results per call.",
-            "env_vars": [
-                {"key": KEY_ENV, "prompt": "OpenSERP API key (hosted endpoint only)", "url": HOSTED_BASE_URL}
-            ],
-            "install": "or point web.openserp.base_url at your own server (e.g. http://127.0.0.1:7000)",
-        }
-
-
-def _base_url() -> str:
-    value = str(config.get("web.openserp.base_url") or "").strip().rstrip("/")
-    return value if value.startswith(("http://", "https://")) else ""
+        if resp.status_code == 429:
+            return RateLimitedError(
+                f"OpenSERP hit a {error or 'rate limit'} at the search engine ({detail}); try again later"
+            )
+        return super().error_for(resp)
 
 
 def _items(body: Any) -> list[dict[str, Any]]:
@@ -124,37 +114,6 @@ def _items(body: Any) -> list[dict[str, Any]]:
         raise ParseError(
             "OpenSERP answered with JSON that is neither a list nor an object", provider="openserp"
         )
-    items = [item for item in found if isinstance(item, dict)]
+    items = json_objects(found)
     ranked = [item for item in items if isinstance(item.get("rank"), int)]
     return sorted(items, key=lambda i: i["rank"]) if len(ranked) == len(items) else items
-
-
-def _error_for(resp: httpx.Response) -> HermesError | None:
-    """OpenSERP v2 error classes (``{"error", "code", "message", "reason"}``); v0 answers plain text."""
-    try:
-        body = resp.json()
-    except ValueError:
-        body = None
-    error = str(body.get("error") or "") if isinstance(body, dict) else ""
-    detail = str(body.get("message") or body.get("reason") or error) if isinstance(body, dict) else ""
-    status = resp.status_code
-    if status == 401 or (status == 403 and error != "blocked"):
-        return ProviderAuthError(
-            f"OpenSERP refused the request ({detail or status}); check {KEY_ENV}",
-            provider="openserp", status=status,
-        )
-    if status == 403:
-        return ProviderUnavailableError(
-            f"OpenSERP's search engine blocked the server ({detail}); try another engine or later",
-            provider="openserp", status=status,
-        )
-    if status == 429:
-        return RateLimitedError(
-            f"OpenSERP hit a {error or 'rate limit'} at the search engine ({detail}); try again later",
-            provider="openserp", status=status,
-        )
-    if status == 400:
-        return InvalidInputError(
-            f"OpenSERP refused the request: {detail or 'bad request'}", provider="openserp", status=status
-        )
-    return None

@@ -14,7 +14,10 @@ from hermes_nb.provider_api import (
     ProviderNotConfiguredError,
     WebSearchProvider,
     config,
+    error_detail,
     get_client,
+    search_envelope,
+    web_hits,
 )
 
 URL_ENV = "SEARXNG_URL"
@@ -24,15 +27,13 @@ MAX_PAGES = 3  # SearXNG has no count parameter (~10-20 per page); more pages on
 class SearxngProvider(WebSearchProvider):
     """A self-hosted SearXNG instance (its JSON format must be enabled in ``settings.yml``)."""
 
+    name = "searxng"
+    display_name = "SearXNG"
     tier = "self_hosted"
-
-    @property
-    def name(self) -> str:
-        return "searxng"
-
-    @property
-    def display_name(self) -> str:
-        return "SearXNG"
+    docs_url = "https://docs.searxng.org/"
+    price_note = "self-hosted"
+    tagline = "Your own metasearch instance; enable the json format in settings.yml."
+    install_hint = "or hn.config.set('web.searxng.base_url', 'http://127.0.0.1:8888') (not a secret)"
 
     def is_available(self) -> bool:
         return _valid(self._base_url())
@@ -75,30 +76,12 @@ class SearxngProvider(WebSearchProvider):
                         warnings.append(note)
             if not fresh or len(ranked) >= limit:
                 break
-        hits = [
-            {
-                "title": str(item.get("title") or item["url"]),
-                "url": str(item["url"]),
-                "description": str(item.get("content") or ""),
-                "position": i,
-            }
-            for i, item in enumerate(ranked[:limit], start=1)
-        ]
-        data: dict[str, Any] = {"web": hits}
-        if warnings:
-            data["warnings"] = warnings
-        return {"success": True, "data": data}
+        return search_envelope(web_hits(ranked, limit, description="content"), warnings=warnings)
 
     def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "self-hosted",
-            "tag": "Your own metasearch instance; enable the json format in settings.yml.",
-            "env_vars": [
-                {"key": URL_ENV, "prompt": "SearXNG base URL", "url": "https://docs.searxng.org/"}
-            ],
-            "install": "or hn.config.set('web.searxng.base_url', 'http://127.0.0.1:8888') (not a secret)",
-        }
+        schema = super().get_setup_schema()
+        schema["env_vars"] = [{"key": URL_ENV, "prompt": "SearXNG base URL", "url": self.docs_url}]
+        return schema
 
     @staticmethod
     def _base_url() -> str:
@@ -122,15 +105,8 @@ def _error_for(resp: httpx.Response) -> HermesError | None:
     if resp.status_code == 403:
         return InvalidInputError(
             "SearXNG refused format=json (HTTP 403): enable JSON in the instance's settings.yml "
-            "(search: formats: [html, json]) and restart it",
-            provider="searxng", status=403,
+            "(search: formats: [html, json]) and restart it"
         )
     if resp.status_code == 400:
-        try:
-            body = resp.json()
-        except ValueError:
-            body = {}
-        reason = body.get("error") if isinstance(body, dict) else None
-        return InvalidInputError(f"SearXNG refused the query: {reason or 'bad request'}", provider="searxng",
-                                 status=400)
+        return InvalidInputError(f"SearXNG refused the query: {error_detail(resp, 'error') or 'bad request'}")
     return None

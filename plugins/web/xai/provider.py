@@ -15,49 +15,38 @@ import httpx
 from hermes_nb.provider_api import (
     HermesError,
     InvalidInputError,
-    ParseError,
+    KeyedHttpProvider,
     ProviderAuthError,
-    ProviderNotConfiguredError,
     ProviderUnavailableError,
-    WebSearchProvider,
     config,
-    get_client,
+    search_envelope,
+    web_hits,
 )
 
-KEY_ENV = "XAI_API_KEY"
-BASE_URL_ENV = "XAI_BASE_URL"
-DEFAULT_BASE_URL = "https://api.x.ai/v1"
 DEFAULT_MODEL = "grok-4-fast"
-MAX_RESULTS = 20
 MAX_DOMAINS = 5  # xAI's cap on allowed_domains / excluded_domains
 _MARK = {"model_generated": True, "source": "xai"}
 
 
-class XaiSearchProvider(WebSearchProvider):
+class XaiSearchProvider(KeyedHttpProvider):
     """Grok searches the web and cites pages; the citations are the results (model-generated)."""
 
+    name = "xai"
+    display_name = "xAI Grok web search"
+    vendor = "xAI"
     tier = "commercial"
-
-    @property
-    def name(self) -> str:
-        return "xai"
-
-    @property
-    def display_name(self) -> str:
-        return "xAI Grok web search"
-
-    def is_available(self) -> bool:
-        return bool(config.resolve_key(KEY_ENV))
+    key_env = "XAI_API_KEY"
+    docs_url = "https://console.x.ai/"
+    default_base_url = "https://api.x.ai/v1"
+    base_url_env = "XAI_BASE_URL"
+    max_limit = 20
+    price_note = "paid"
+    tagline = "Grok searches the web; its citations are the results (model-generated)."
+    invalid_statuses = (400, 404, 422)
 
     def search(self, query: str, limit: int = 5) -> dict[str, Any]:
-        key = config.resolve_key(KEY_ENV)
-        if not key:
-            raise ProviderNotConfiguredError(
-                f"xAI web search needs an API key: set {KEY_ENV} (https://console.x.ai/) "
-                f"or call hn.config.set_key('{KEY_ENV}', ...)",
-                provider=self.name,
-            )
-        count = max(1, min(int(limit), MAX_RESULTS))
+        self.require_key()
+        count = self.clamp(limit)
         prompt = (
             f"Search the web and answer briefly, citing up to {count} relevant pages as sources.\n"
             f"Question:\n{query.strip()}"
@@ -67,36 +56,24 @@ class XaiSearchProvider(WebSearchProvider):
             "input": [{"role": "user", "content": prompt}],
             "tools": [_web_search_tool()],
         }
-        base = config.get("web.xai.base_url") or config.get_env_value(BASE_URL_ENV) or DEFAULT_BASE_URL
-        body = get_client(self.name).post_json(
-            f"{str(base).rstrip('/')}/responses",
-            json=payload,
-            headers={"Authorization": f"Bearer {key}"},
-            error_map=_error_for,
-        )
-        if not isinstance(body, dict):
-            raise ParseError("xAI /responses answered with JSON that is not an object", provider=self.name)
+        body = self.post_json("/responses", payload)
         if body.get("error"):  # xAI can fail inside an HTTP 200
             raise ProviderUnavailableError(f"xAI web search failed: {body['error']}", provider=self.name)
         text, cited = _answer(body)
-        hits: list[dict[str, Any]] = []
-        for item in cited:
-            if item["url"] not in {h["url"] for h in hits}:
-                hits.append({**item, "position": len(hits) + 1, "metadata": dict(_MARK)})
-            if len(hits) == count:
-                break
-        data: dict[str, Any] = {"web": hits, "effective_limit": count, "model_generated": True}
-        if text:
-            data["answer"] = text
-        return {"success": True, "data": data}
+        hits = [{**hit, "metadata": dict(_MARK)} for hit in web_hits(cited, count)]
+        return search_envelope(hits, count, model_generated=True, answer=text)
 
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": self.display_name,
-            "badge": "paid",
-            "tag": "Grok searches the web; its citations are the results (model-generated).",
-            "env_vars": [{"key": KEY_ENV, "prompt": "xAI API key", "url": "https://console.x.ai/"}],
-        }
+    def error_for(self, resp: httpx.Response) -> HermesError | None:
+        """xAI's ``{"code", "error"}``; a bad key is HTTP 400 whose only marker is the documented message.
+        429 and 5xx are the client's own errors, which keep Retry-After."""
+        message = self.error_detail(resp) or f"HTTP {resp.status_code}"
+        if resp.status_code in (401, 403) or (
+            resp.status_code == 400 and message.startswith(("Incorrect API key", "No API key"))
+        ):
+            return ProviderAuthError(f"xAI rejected the API key; check {self.key_env}")
+        if resp.status_code == 410:
+            return InvalidInputError(f"xAI retired this endpoint: {message}")
+        return super().error_for(resp)
 
 
 def _domains(key: str) -> list[str]:
@@ -170,23 +147,3 @@ def _from_json(text: str) -> list[dict[str, str]]:
         for r in rows or []
         if isinstance(r, dict) and isinstance(r.get("url"), str) and r["url"]
     ]
-
-
-def _error_for(resp: httpx.Response) -> HermesError | None:
-    """xAI's ``{"code", "error"}``; a bad key is HTTP 400 whose only marker is the documented message."""
-    try:
-        body = resp.json()
-    except ValueError:
-        return None
-    if not isinstance(body, dict):
-        return None
-    error = body.get("error")
-    message = str(error.get("message") if isinstance(error, dict) else error or f"HTTP {resp.status_code}")
-    status = resp.status_code
-    if status in (401, 403) or (status == 400 and message.startswith(("Incorrect API key", "No API key"))):
-        return ProviderAuthError(f"xAI rejected the API key; check {KEY_ENV}", provider="xai", status=status)
-    if status == 410:
-        return InvalidInputError(f"xAI retired this endpoint: {message}", provider="xai", status=status)
-    if status in (400, 404, 422):
-        return InvalidInputError(f"xAI refused the request: {message}", provider="xai", status=status)
-    return None  # 429 and 5xx: the client's own errors, which keep Retry-After
