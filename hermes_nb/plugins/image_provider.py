@@ -13,14 +13,16 @@ import re
 import tempfile
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from hermes_nb import config, errors
 from hermes_nb.config import get_hermes_home
-from hermes_nb.errors import HermesError, error_from_code
+from hermes_nb.errors import HermesError, InvalidInputError, ProviderError, error_from_code
 from hermes_nb.plugins.image_download import fetch_image_bytes
+from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
 from hermes_nb.redaction import redact
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
 
@@ -28,6 +30,7 @@ __all__ = [
     "VALID_ASPECT_RATIOS",
     "DEFAULT_ASPECT_RATIO",
     "ImageGenProvider",
+    "ImageRequest",
     "resolve_aspect_ratio",
     "normalize_reference_images",
     "images_cache_dir",
@@ -54,19 +57,59 @@ _EXTENSIONS = {"png", "jpg", "jpeg", "webp", "gif"}
 
 
 class ImageGenProvider(abc.ABC):
-    """Base class of every image provider."""
+    """Base class of every image provider: Hermes's contract plus what hermes_nb reads, declared here.
+
+    Metadata is class attributes; a Hermes-style plugin may define ``name`` or ``display_name`` as a
+    ``@property`` instead, and one that overrides ``generate`` itself keeps working unchanged.
+    A bundled provider writes only ``_generate(request)``: ``generate`` is a template that resolves
+    the aspect ratio, the model and the reference images, refuses what the class declares it cannot
+    take, and turns a ``HermesError`` into Hermes's error envelope.
+    """
+
+    # -- what the SDK reads (every name here is part of the contract; defaults are Hermes's) --
+    #: ``"commercial"`` (needs a key) or ``"local"``; empty: derived from the setup schema's keys.
+    tier: str = ""
+    #: Other names ``image_gen.provider`` / ``backend=`` accept for this provider.
+    aliases: tuple[str, ...] = ()
+    #: Where to get a key or read the docs (listings, the "needs an API key" error).
+    docs_url: str = ""
+    #: The environment variable(s) holding the API key; empty: no key (``is_available`` is True).
+    key_env: KeyEnv = ""
+    #: Read before ``image_gen.<name>.model`` when the model is chosen (e.g. ``OPENAI_IMAGE_MODEL``).
+    model_env: str = ""
+    #: The vendor's endpoint; ``image_gen.<name>.base_url`` overrides it (the emulator sets that).
+    default_base_url: str = ""
+    #: How it is billed, for listings; empty: the default model's ``price`` from ``list_models``.
+    price_note: str = ""
+    #: ``get_setup_schema``: a short badge (``paid``, ``local``), a one-line tag, an install/setup hint.
+    badge: str = ""
+    tag: str = ""
+    install_hint: str = ""
+    #: ``capabilities``: reference images accepted (0: text-to-image only), and hermes_nb's option
+    #: flags; ``None`` leaves the key out (the SDK then reads its default: seed yes, negative no).
+    max_reference_images: int = 0
+    accepts_seed: bool | None = None
+    accepts_negative_prompt: bool | None = None
+    sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> ImageGenProvider:
+        # Hermes makes ``generate`` abstract; here either it or the template's ``_generate`` is enough.
+        if cls.generate is ImageGenProvider.generate and cls._generate is ImageGenProvider._generate:
+            raise TypeError(f"Can't instantiate {cls.__name__}: define generate() or _generate()")
+        return super().__new__(cls)
 
     @property
     @abc.abstractmethod
     def name(self) -> str:
-        """Stable id: the value of ``image_gen.provider``."""
+        """Stable id, the value of ``image_gen.provider`` (lowercase): a class attribute or a property."""
 
     @property
     def display_name(self) -> str:
         return self.name.title()
 
     def is_available(self) -> bool:
-        return True
+        """Cheap and offline: a provider with ``key_env`` is available once its key is set."""
+        return key_configured(self.key_env) if key_names(self.key_env) else True
 
     def list_models(self) -> list[dict[str, Any]]:
         return []
@@ -75,16 +118,44 @@ class ImageGenProvider(abc.ABC):
         models = self.list_models()
         return models[0]["id"] if models else None
 
+    def resolve_model(self, model: str | None = None) -> str | None:
+        """Argument → ``model_env`` → ``image_gen.<name>.model`` → ``image_gen.model`` → the default."""
+        if model:
+            return str(model)
+        chosen = configured_model(
+            self.name.strip().lower(), self.default_model(), env=self.model_env or None
+        )
+        return str(chosen) if chosen else None
+
     def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": self.display_name, "badge": "", "tag": "", "env_vars": []}
+        """Hermes's shape, built from ``display_name``, ``badge``, ``tag``, ``key_env``, ``docs_url``."""
+        schema: dict[str, Any] = {
+            "name": self.display_name,
+            "badge": self.badge,
+            "tag": self.tag,
+            "env_vars": [
+                {"key": key, "prompt": f"{self.display_name} API key", "url": self.docs_url}
+                for key in key_names(self.key_env)
+            ],
+        }
+        if self.install_hint:
+            schema["install"] = self.install_hint
+        return schema
 
     def capabilities(self) -> dict[str, Any]:
         """Hermes's keys (``modalities``, ``max_reference_images``) plus, optionally, hermes_nb's
         ``seed``, ``negative_prompt``, ``aspect_ratios``, ``sizes``, ``models`` (defaults and meaning:
         ``hermes_nb.plugins.image_capabilities``). ``hn.imagine`` refuses what is not declared."""
-        return {"modalities": ["text"], "max_reference_images": 0}
+        refs = self.max_reference_images
+        caps: dict[str, Any] = {"modalities": ["text", "image"] if refs else ["text"], "max_reference_images": refs}
+        if self.accepts_seed is not None:
+            caps["seed"] = self.accepts_seed
+        if self.accepts_negative_prompt is not None:
+            caps["negative_prompt"] = self.accepts_negative_prompt
+        if self.sizes:
+            caps["sizes"] = list(self.sizes)
+        return caps
 
-    @abc.abstractmethod
     def generate(
         self,
         prompt: str,
@@ -94,10 +165,98 @@ class ImageGenProvider(abc.ABC):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        """Generate one image; return ``success_response``/``error_response``."""
+        """Generate one image; ``success_response`` or ``error_response``, never an exception.
+
+        Hermes's signature: unknown keyword options are passed on in ``request.options`` (the
+        provider takes what it knows), ``model=`` is resolved by ``resolve_model``.
+        """
+        aspect = resolve_aspect_ratio(aspect_ratio)
+        model = ""
+        try:
+            model = self.resolve_model(kwargs.pop("model", None)) or ""
+            request = ImageRequest(
+                prompt=_required_prompt(prompt),
+                aspect_ratio=aspect,
+                model=model,
+                references=reference_sources(image_url, reference_image_urls),
+                options=kwargs,
+                timeout_s=float(config.get("image_gen.timeout", 120.0)),
+            )
+            self._check_references(request)
+            return self._generate(request)
+        except HermesError as exc:
+            return error_response_for(exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect)
+
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        """The provider's own work for the template ``generate``: raise ``HermesError`` subclasses."""
+        raise NotImplementedError(f"{type(self).__name__} must define _generate() or generate()")
+
+    def _check_references(self, request: ImageRequest) -> None:
+        count, limit = len(request.references), self.max_reference_images
+        if count and not limit:
+            raise InvalidInputError(
+                f"the {self.name} provider takes no reference images (text-to-image only)",
+                provider=self.name,
+                details={"error_type": "modality_unsupported"},
+            )
+        if count > limit:
+            raise InvalidInputError(
+                f"{self.display_name} takes at most {limit} reference images, got {count}",
+                provider=self.name,
+                details={"error_type": "too_many_references"},
+            )
+
+    # -- helpers for bundled providers --
+    def api_key(self) -> str:
+        """The key from ``key_env``, or the standard "needs an API key" error naming the fix."""
+        return require_key(self.name, self.key_env, self.display_name, self.docs_url)
+
+    def base_url(self) -> str:
+        """``image_gen.<name>.base_url`` or ``default_base_url``, without a trailing slash."""
+        return str(config.get(f"image_gen.{self.name}.base_url") or self.default_base_url).rstrip("/")
+
+    def answer(self, request: ImageRequest, image: str | Path, **extra: Any) -> dict[str, Any]:
+        """Hermes's success envelope for ``request``; ``extra`` keys never overwrite the core ones."""
+        return success_response(
+            image=str(image),
+            model=request.model,
+            prompt=request.prompt,
+            aspect_ratio=request.aspect_ratio,
+            provider=self.name,
+            modality=request.modality,
+            extra=extra,
+        )
+
+    def no_image(self, message: str) -> ProviderError:
+        """The error for an answer without an image (Hermes's ``error_type`` ``empty_response``)."""
+        return ProviderError(message, provider=self.name, details={"error_type": "empty_response"})
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name!r}>"
+
+
+@dataclass(frozen=True)
+class ImageRequest:
+    """One ``generate`` call as the template hands it to ``_generate``."""
+
+    prompt: str  # stripped, never empty
+    aspect_ratio: str  # one of VALID_ASPECT_RATIOS
+    model: str  # resolved (argument → env → config → default); may be "" when none is known
+    references: list[str]  # Hermes's image_url first, then reference_image_urls
+    options: dict[str, Any]  # every other keyword the caller passed (seed, size, quality, …)
+    timeout_s: float = 120.0  # image_gen.timeout: the whole generation, polling included
+
+    @property
+    def modality(self) -> str:
+        """``"image"`` for an edit (reference images given), else ``"text"``."""
+        return "image" if self.references else "text"
+
+
+def _required_prompt(prompt: str | None) -> str:
+    text = (prompt or "").strip()
+    if not text:
+        raise InvalidInputError("prompt is required for image generation")
+    return text
 
 
 def resolve_aspect_ratio(value: Any) -> str:
@@ -255,8 +414,12 @@ ERROR_TYPES: dict[str, str] = {
 
 
 def error_type_for(exc: BaseException) -> str:
-    """The ``error_type`` for an exception caught inside ``generate`` (by class, most specific first)."""
+    """The ``error_type`` for an exception caught inside ``generate``: the one its ``details`` name
+    (``error_from_envelope`` keeps it there), else by class, most specific first."""
     if isinstance(exc, HermesError):
+        named = exc.details.get("error_type")
+        if isinstance(named, str) and named:
+            return named
         for error_type, code in ERROR_TYPES.items():
             if code == exc.code:
                 return error_type
