@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from hermes_nb.errors import HermesError, TimeoutError_
 from hermes_nb.progress import progress
@@ -95,25 +95,27 @@ class PolledJob:
         called once when the deadline passes; its own failure is logged, the timeout is raised.
         """
         interval = self.backoff.start
-        answer = first
         with progress(None, self.label) as bar:
-            while True:
-                if answer is not None:
-                    final = outcome(answer)
-                    if final is not None:
-                        return final
-                    left = self.left()
-                    if left > 0:
-                        self._sleep(min(interval, left))
-                    interval = min(interval * self.backoff.factor, self.backoff.cap)
+            answer = first if first is not None else self._poll(poll, cancel, bar)
+            while (final := outcome(answer)) is None:
                 left = self.left()
-                if left <= 0:
-                    raise self._timed_out(cancel)
-                answer = poll(
-                    timeout=max(MIN_POLL_TIMEOUT_S, min(left, MAX_POLL_TIMEOUT_S)),
-                    deadline=max(MIN_POLL_TIMEOUT_S, left),
-                )
-                bar.update()
+                if left > 0:
+                    self._sleep(min(interval, left))
+                interval = min(interval * self.backoff.factor, self.backoff.cap)
+                answer = self._poll(poll, cancel, bar)
+            return final
+
+    def _poll(self, poll: Poll[A], cancel: Callable[[], object] | None, bar: Any) -> A:
+        """One poll with what is left of the deadline (at least ``MIN_POLL_TIMEOUT_S``), or the timeout."""
+        left = self.left()
+        if left <= 0:
+            raise self._timed_out(cancel)
+        answer = poll(
+            timeout=max(MIN_POLL_TIMEOUT_S, min(left, MAX_POLL_TIMEOUT_S)),
+            deadline=max(MIN_POLL_TIMEOUT_S, left),
+        )
+        bar.update()
+        return answer
 
     def _timed_out(self, cancel: Callable[[], object] | None) -> TimeoutError_:
         cancelled = ""
