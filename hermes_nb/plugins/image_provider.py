@@ -122,9 +122,7 @@ class ImageGenProvider(abc.ABC):
         """Argument → ``model_env`` → ``image_gen.<name>.model`` → ``image_gen.model`` → the default."""
         if model:
             return str(model)
-        chosen = configured_model(
-            self.name.strip().lower(), self.default_model(), env=self.model_env or None
-        )
+        chosen = configured_model(self.name.strip().lower(), self.default_model(), env=self.model_env or None)
         return str(chosen) if chosen else None
 
     def get_setup_schema(self) -> dict[str, Any]:
@@ -147,7 +145,10 @@ class ImageGenProvider(abc.ABC):
         ``seed``, ``negative_prompt``, ``aspect_ratios``, ``sizes``, ``models`` (defaults and meaning:
         ``hermes_nb.plugins.image_capabilities``). ``hn.imagine`` refuses what is not declared."""
         refs = self.max_reference_images
-        caps: dict[str, Any] = {"modalities": ["text", "image"] if refs else ["text"], "max_reference_images": refs}
+        caps: dict[str, Any] = {
+            "modalities": ["text", "image"] if refs else ["text"],
+            "max_reference_images": refs,
+        }
         if self.accepts_seed is not None:
             caps["seed"] = self.accepts_seed
         if self.accepts_negative_prompt is not None:
@@ -185,7 +186,9 @@ class ImageGenProvider(abc.ABC):
             self._check_references(request)
             return self._generate(request)
         except HermesError as exc:
-            return error_response_for(exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect)
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
+            )
 
     def _generate(self, request: ImageRequest) -> dict[str, Any]:
         """The provider's own work for the template ``generate``: raise ``HermesError`` subclasses."""

@@ -1,4 +1,4 @@
-"""Reading a vendor's JSON answer: the body as an object (or ``PARSE_ERROR``), error bodies, ``Retry-After``."""
+"""Reading a vendor's JSON answer: the body as an object (or ``PARSE_ERROR``), error bodies, Retry-After."""
 
 from __future__ import annotations
 

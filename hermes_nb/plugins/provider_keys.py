@@ -36,7 +36,9 @@ def key_configured(key_env: KeyEnv) -> bool:
     return bool(names) and bool(config.resolve_key(*names))
 
 
-def missing_key_error(provider: str, key_env: KeyEnv, display_name: str, docs_url: str = "") -> ProviderNotConfiguredError:
+def missing_key_error(
+    provider: str, key_env: KeyEnv, display_name: str, docs_url: str = ""
+) -> ProviderNotConfiguredError:
     """The standard error for a key that is not set, naming where to get one and how to set it."""
     names = key_names(key_env)
     first = names[0] if names else "<KEY>"

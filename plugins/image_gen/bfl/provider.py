@@ -170,7 +170,9 @@ def _ready_result(answer: dict[str, Any]) -> dict[str, Any] | None:
         result = answer.get("result")
         return result if isinstance(result, dict) else {}
     if status in MODERATED:
-        raise ContentPolicyError(f"BFL moderation stopped the task ({status}){_reasons(answer)}", provider="bfl")
+        raise ContentPolicyError(
+            f"BFL moderation stopped the task ({status}){_reasons(answer)}", provider="bfl"
+        )
     if status == "Error":
         raise ProviderError(f"BFL task failed{_reasons(answer)}", provider="bfl")
     if status == "Task not found":

@@ -114,7 +114,9 @@ class ComfyUIImageProvider(ImageGenProvider):
                 return json_object(history, self.name, "ComfyUI").get(prompt_id)
 
             def cancel() -> None:  # take the job off the queue: nobody waits for it any more
-                client.request("POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False)
+                client.request(
+                    "POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False
+                )
 
             entry = job.wait(poll, _finished, cancel=cancel)
             image = _first_image(entry)

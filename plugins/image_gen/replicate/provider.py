@@ -97,7 +97,10 @@ class ReplicateImageProvider(ImageGenProvider):
             raise InvalidInputError(
                 f"Replicate model {model!r} is not 'owner/name' or 'owner/name:<64-hex version id>'"
             )
-        model_input: dict[str, Any] = {"prompt": request.prompt, "aspect_ratio": ASPECTS[request.aspect_ratio]}
+        model_input: dict[str, Any] = {
+            "prompt": request.prompt,
+            "aspect_ratio": ASPECTS[request.aspect_ratio],
+        }
         model_input.update({k: v for k, v in options.items() if k in OPTIONS and v is not None})
         body: dict[str, Any] = {"input": model_input}
         if version:
