@@ -13,8 +13,9 @@ stay stable while the modules behind them move.
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
   for a vendor's public MCP endpoint (keyless modes)
 - keys and settings: ``config.get(key)``, ``config.resolve_key(*names)``, ``get_provider_env(name)``
-- HTTP answers: ``json_object`` (the body as a JSON object, else ``PARSE_ERROR``), ``json_or_none``
-  and ``retry_after_s`` for error maps
+- HTTP answers: ``json_object`` (the body as a JSON object, else ``PARSE_ERROR``); for error maps
+  ``vendor_error`` (401/403, 402, 429, 400/404/422 in the usual words), ``vendor_message``,
+  ``json_or_none``, ``retry_after_s``
 - asynchronous jobs: ``PolledJob`` (poll with ``Backoff`` to a deadline, cancel at it; injectable clock)
 - keys: ``require_key`` (the standard "needs an API key" error) and ``key_configured``
 - images: subclass ``ImageGenProvider`` with class attributes and write ``_generate(request:
@@ -72,9 +73,15 @@ from hermes_nb.plugins.image_provider import (
     save_url_image,
     success_response,
 )
-from hermes_nb.plugins.json_answers import json_object, json_or_none, retry_after_s
 from hermes_nb.plugins.polled_job import MIN_POLL_TIMEOUT_S, Backoff, PolledJob
 from hermes_nb.plugins.provider_keys import key_configured, require_key
+from hermes_nb.plugins.vendor_answers import (
+    json_object,
+    json_or_none,
+    retry_after_s,
+    vendor_error,
+    vendor_message,
+)
 from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
@@ -119,6 +126,8 @@ __all__ = [
     "json_object",
     "json_or_none",
     "retry_after_s",
+    "vendor_error",
+    "vendor_message",
     # asynchronous jobs
     "PolledJob",
     "Backoff",

@@ -25,7 +25,7 @@ EXPECTED = {
     "progress", "on_reset", "get_store", "STORE_FILENAME",
     # provider kit (issue 19): the image template, polled jobs, keys, JSON answers
     "ImageRequest", "PolledJob", "Backoff", "require_key", "key_configured",
-    "json_object", "json_or_none", "retry_after_s",
+    "json_object", "json_or_none", "retry_after_s", "vendor_error", "vendor_message",
 }  # fmt: skip
 
 

@@ -27,13 +27,13 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ParseError,
     PolledJob,
-    ProviderAuthError,
     ProviderError,
-    RateLimitedError,
     get_client,
     json_object,
     json_or_none,
     save_url_image,
+    vendor_error,
+    vendor_message,
 )
 
 log = logging.getLogger(__name__)
@@ -229,36 +229,14 @@ def _as_input(source: str) -> str:
 
 def _error_for(response: httpx.Response) -> HermesError | None:
     """FastAPI ``{"detail": ...}`` (422 lists fields) or ``{"error", "message", "retry_after"}`` (429)."""
-    status = response.status_code
     body = json_or_none(response)
-    body = body if isinstance(body, dict) else {}
-    detail = body.get("detail")
-    if isinstance(detail, list):
-        message = "; ".join(
-            f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
-            for d in detail
-            if isinstance(d, dict)
-        )
-    else:
-        message = str(detail or body.get("message") or body.get("error") or f"HTTP {status}")
-    if status in (401, 403):
-        return ProviderAuthError(
-            f"BFL rejected the key ({message}); check {KEY_ENV}", provider="bfl", status=status
-        )
-    if status == 402:
-        return ProviderError(
-            f"BFL account is out of credits ({message}); top up at dashboard.bfl.ai",
-            provider="bfl",
-            status=status,
-        )
-    if status == 429:
-        retry_after = body.get("retry_after")
-        return RateLimitedError(
-            f"BFL rate limit: {message}",
-            provider="bfl",
-            status=status,
-            retry_after=float(retry_after) if isinstance(retry_after, (int, float)) else None,
-        )
-    if status in (400, 404, 422):
-        return InvalidInputError(f"BFL refused the request: {message}", provider="bfl", status=status)
-    return None
+    wait = body.get("retry_after") if isinstance(body, dict) else None
+    return vendor_error(
+        response,
+        vendor_message(body, response.status_code),
+        provider="bfl",
+        vendor="BFL",
+        key_env=KEY_ENV,
+        billing="dashboard.bfl.ai",
+        retry_after=float(wait) if isinstance(wait, (int, float)) else None,
+    )

@@ -23,13 +23,13 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ParseError,
     PolledJob,
-    ProviderAuthError,
     ProviderError,
-    RateLimitedError,
     get_client,
     json_object,
     json_or_none,
     save_b64_image,
+    vendor_error,
+    vendor_message,
 )
 
 KEY_ENV = "FAL_KEY"
@@ -191,23 +191,5 @@ def _cost(price: float | None, units: str | None, image: dict[str, Any]) -> dict
 
 def _error_for(response: httpx.Response) -> HermesError | None:
     """FastAPI-style ``{"detail": ...}`` bodies: 422 lists what was wrong with the input."""
-    status = response.status_code
-    body = json_or_none(response)
-    detail = body.get("detail") if isinstance(body, dict) else None
-    if isinstance(detail, list):
-        message = "; ".join(
-            f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
-            for d in detail
-            if isinstance(d, dict)
-        )
-    else:
-        message = str(detail or f"HTTP {status}")
-    if status in (401, 403):
-        return ProviderAuthError(
-            f"fal rejected the key ({message}); check {KEY_ENV}", provider="fal", status=status
-        )
-    if status == 429:
-        return RateLimitedError(f"fal rate limit: {message}", provider="fal", status=status)
-    if status in (400, 404, 422):
-        return InvalidInputError(f"fal refused the request: {message}", provider="fal", status=status)
-    return None
+    message = vendor_message(json_or_none(response), response.status_code)
+    return vendor_error(response, message, provider="fal", key_env=KEY_ENV)

@@ -16,12 +16,11 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ProviderAuthError,
     ProviderError,
-    RateLimitedError,
     get_client,
     json_object,
     json_or_none,
-    retry_after_s,
     save_b64_image,
+    vendor_error,
 )
 
 KEY_ENV = "OPENAI_API_KEY"
@@ -169,9 +168,9 @@ def _error_for(response: httpx.Response) -> HermesError | None:
         return ContentPolicyError(
             f"OpenAI's safety system rejected the request: {message}", provider="openai", status=status
         )
-    if status == 401 or code == "invalid_api_key":
+    if code == "invalid_api_key":  # whatever status it came with
         return ProviderAuthError(
-            f"OpenAI rejected the API key ({message}); check {KEY_ENV}", provider="openai", status=status
+            f"OpenAI rejected the key ({message}); check {KEY_ENV}", provider="openai", status=status
         )
     if status == 429 and code == "insufficient_quota":
         return ProviderError(
@@ -179,13 +178,6 @@ def _error_for(response: httpx.Response) -> HermesError | None:
             provider="openai",
             status=status,
         )
-    if status == 429:
-        return RateLimitedError(
-            f"OpenAI rate limit: {message}",
-            provider="openai",
-            status=status,
-            retry_after=retry_after_s(response),
-        )
-    if status in (400, 404):
-        return InvalidInputError(f"OpenAI refused the request: {message}", provider="openai", status=status)
-    return None
+    return vendor_error(
+        response, message, provider="openai", vendor="OpenAI", key_env=KEY_ENV, refused=(400, 404)
+    )

@@ -26,15 +26,14 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ParseError,
     PolledJob,
-    ProviderAuthError,
     ProviderError,
-    RateLimitedError,
     get_client,
     json_object,
     json_or_none,
-    retry_after_s,
     save_b64_image,
     save_url_image,
+    vendor_error,
+    vendor_message,
 )
 
 KEY_ENV = "REPLICATE_API_TOKEN"
@@ -206,32 +205,15 @@ def _trusted(url: Any, base: str) -> str | None:
 
 def _error_for(response: httpx.Response) -> HermesError | None:
     """RFC 7807 ``{"type","title","status","detail"}`` problem bodies."""
-    status = response.status_code
-    body = json_or_none(response)
-    problem = body if isinstance(body, dict) else {}
-    message = str(problem.get("detail") or problem.get("title") or f"HTTP {status}")
-    if status in (401, 403):
-        return ProviderAuthError(
-            f"Replicate rejected the token ({message}); check {KEY_ENV}", provider="replicate", status=status
-        )
-    if status == 402:
-        return ProviderError(
-            f"Replicate needs credit on the account ({message}); see replicate.com/account/billing",
-            provider="replicate",
-            status=status,
-        )
-    if status == 429:
-        return RateLimitedError(
-            f"Replicate rate limit: {message}",
-            provider="replicate",
-            status=status,
-            retry_after=retry_after_s(response),
-        )
-    if status in (400, 404, 409, 422):
-        return InvalidInputError(
-            f"Replicate refused the request: {message}", provider="replicate", status=status
-        )
-    return None
+    return vendor_error(
+        response,
+        vendor_message(json_or_none(response), response.status_code),
+        provider="replicate",
+        vendor="Replicate",
+        key_env=KEY_ENV,
+        billing="replicate.com/account/billing",
+        refused=(400, 404, 409, 422),
+    )
 
 
 def _obj(value: Any) -> dict[str, Any]:

@@ -21,14 +21,13 @@ from hermes_nb.provider_api import (
     ImageRequest,
     InvalidInputError,
     ParseError,
-    ProviderAuthError,
     ProviderError,
-    RateLimitedError,
     get_client,
     json_object,
     json_or_none,
     save_b64_image,
     save_bytes_image,
+    vendor_error,
 )
 
 KEY_ENV = "STABILITY_API_KEY"
@@ -153,20 +152,12 @@ def _error_for(response: httpx.Response) -> HermesError | None:
             provider="stability",
             status=status,
         )
-    if status in (401, 403):
-        return ProviderAuthError(
-            f"Stability rejected the key ({message}); check {KEY_ENV}", provider="stability", status=status
-        )
-    if status == 402:
-        return ProviderError(
-            f"Stability account has no credits left ({message}); top up at platform.stability.ai",
-            provider="stability",
-            status=status,
-        )
-    if status == 429:
-        return RateLimitedError(f"Stability rate limit: {message}", provider="stability", status=status)
-    if status in (400, 404, 413, 422):
-        return InvalidInputError(
-            f"Stability refused the request: {message}", provider="stability", status=status
-        )
-    return None
+    return vendor_error(
+        response,
+        message,
+        provider="stability",
+        vendor="Stability",
+        key_env=KEY_ENV,
+        billing="platform.stability.ai",
+        refused=(400, 404, 413, 422),
+    )

@@ -15,13 +15,13 @@ from hermes_nb.provider_api import (
     ImageRequest,
     InvalidInputError,
     ProviderAuthError,
-    RateLimitedError,
     config,
     get_client,
     json_object,
     json_or_none,
     read_image_source,
     save_b64_image,
+    vendor_error,
 )
 
 KEY_ENV = "XAI_API_KEY"
@@ -148,8 +148,4 @@ def _error_for(response: httpx.Response) -> HermesError | None:
         return ContentPolicyError(
             f"xAI content moderation refused the prompt: {message}", provider="xai", status=status
         )
-    if status == 429:
-        return RateLimitedError(f"xAI rate limit: {message}", provider="xai", status=status)
-    if status in (400, 404, 422):
-        return InvalidInputError(f"xAI refused the request: {message}", provider="xai", status=status)
-    return None
+    return vendor_error(response, message, provider="xai", vendor="xAI", key_env=KEY_ENV)
