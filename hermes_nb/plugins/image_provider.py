@@ -18,11 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from hermes_nb import config, errors
 from hermes_nb.config import get_hermes_home
 from hermes_nb.errors import HermesError, InvalidInputError, ProviderError, error_from_code
+from hermes_nb.net.http_client import RETRY_UNSENT, ErrorMap, get_client
 from hermes_nb.plugins.image_download import fetch_image_bytes
 from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
+from hermes_nb.plugins.vendor_answers import json_object
 from hermes_nb.redaction import redact
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
 
@@ -217,6 +221,19 @@ class ImageGenProvider(abc.ABC):
     def base_url(self) -> str:
         """``image_gen.<name>.base_url`` or ``default_base_url``, without a trailing slash."""
         return str(config.get(f"image_gen.{self.name}.base_url") or self.default_base_url).rstrip("/")
+
+    def send(self, method: str, url: str, *, error_map: ErrorMap | None = None, **kw: Any) -> httpx.Response:
+        """One request through the shared client (retries, limits, redaction), errors by ``error_map``.
+
+        A POST starts paid work: once it may have reached the vendor it is never sent again
+        (``RETRY_UNSENT``), unless ``retry=`` says otherwise; other methods retry as usual.
+        """
+        kw.setdefault("retry", RETRY_UNSENT if method.upper() == "POST" else True)
+        return get_client(self.name).request(method, url, error_map=error_map, **kw)
+
+    def json_answer(self, response: httpx.Response) -> dict[str, Any]:
+        """The answer's JSON object, or ``PARSE_ERROR`` naming this provider."""
+        return json_object(response, self.name, self.display_name)
 
     def answer(self, request: ImageRequest, image: str | Path, **extra: Any) -> dict[str, Any]:
         """Hermes's success envelope for ``request``; ``extra`` keys never overwrite the core ones."""

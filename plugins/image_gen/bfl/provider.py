@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     Backoff,
     ContentFetchError,
     ContentPolicyError,
@@ -28,8 +27,6 @@ from hermes_nb.provider_api import (
     ParseError,
     PolledJob,
     ProviderError,
-    get_client,
-    json_object,
     json_or_none,
     save_url_image,
     vendor_error,
@@ -108,25 +105,21 @@ class BFLImageProvider(ImageGenProvider):
             body["input_image" if index == 0 else f"input_image_{index + 1}"] = _as_input(source)
         base = self.base_url()
         headers = {"x-key": key, "accept": "application/json"}
-        client = get_client(self.name)
         timeout = request.timeout_s
         job = PolledJob(
             self.name, "BFL task", timeout_s=timeout, backoff=BACKOFF,
             clock=self._clock, sleep=self._sleep, label=f"bfl {model}",
         )  # fmt: skip
         # A second submit would run (and bill) a second task: no retry once sent.
-        ticket = json_object(
-            client.request(
+        ticket = self.json_answer(
+            self.send(
                 "POST",
                 f"{base}/v1/{model}",
                 json=body,
                 headers=headers,
                 timeout=min(timeout, 60.0),
                 error_map=_error_for,
-                retry=RETRY_UNSENT,
-            ),
-            self.name,
-            "BFL",
+            )
         )
         task_id = str(ticket.get("id") or "")
         if not task_id:
@@ -134,10 +127,8 @@ class BFLImageProvider(ImageGenProvider):
         polling_url = _trusted(ticket.get("polling_url"), base) or f"{base}/v1/get_result?id={task_id}"
 
         def poll(**limits: float) -> dict[str, Any]:
-            return json_object(
-                client.request("GET", polling_url, headers=headers, error_map=_error_for, **limits),
-                self.name,
-                "BFL",
+            return self.json_answer(
+                self.send("GET", polling_url, headers=headers, error_map=_error_for, **limits)
             )
 
         result = job.wait(poll, _ready_result)

@@ -20,7 +20,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     Backoff,
     HermesError,
     ImageGenProvider,
@@ -33,8 +32,6 @@ from hermes_nb.provider_api import (
     ProviderUnavailableError,
     config,
     configured_model,
-    get_client,
-    json_object,
     json_or_none,
     save_bytes_image,
 )
@@ -89,7 +86,6 @@ class ComfyUIImageProvider(ImageGenProvider):
         values = _values(request.prompt, request.aspect_ratio, request.model, request.options)
         workflow = fill(load_workflow(request.options.get("workflow")), values)
         base = self.base_url()
-        client = get_client(self.name)
         timeout = request.timeout_s
         job = PolledJob(
             self.name, "ComfyUI", timeout_s=timeout, backoff=BACKOFF,
@@ -97,30 +93,29 @@ class ComfyUIImageProvider(ImageGenProvider):
         )  # fmt: skip
         try:
             # Queuing twice would run the workflow twice: no retry once the POST was sent.
-            queued = client.request(
+            queued = self.send(
                 "POST",
                 f"{base}/prompt",
                 json={"prompt": workflow, "client_id": uuid.uuid4().hex},
                 timeout=min(timeout, 30.0),
                 error_map=_error_for,
-                retry=RETRY_UNSENT,
             )
-            prompt_id = str(json_object(queued, self.name, "ComfyUI").get("prompt_id") or "")
+            prompt_id = str(self.json_answer(queued).get("prompt_id") or "")
             if not prompt_id:
                 raise ParseError("ComfyUI queued the prompt without a prompt_id", provider=self.name)
 
             def poll(**limits: float) -> Any:
-                history = client.request("GET", f"{base}/history/{prompt_id}", error_map=_error_for, **limits)
-                return json_object(history, self.name, "ComfyUI").get(prompt_id)
+                history = self.send("GET", f"{base}/history/{prompt_id}", error_map=_error_for, **limits)
+                return self.json_answer(history).get(prompt_id)
 
             def cancel() -> None:  # take the job off the queue: nobody waits for it any more
-                client.request(
+                self.send(
                     "POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False
                 )
 
             entry = job.wait(poll, _finished, cancel=cancel)
             image = _first_image(entry)
-            data = client.request(
+            data = self.send(
                 "GET", f"{base}/view", params=image, timeout=min(timeout, 60.0), error_map=_error_for
             ).content
         except NetworkError as exc:  # connection refused: no server there (timeouts stay timeouts)

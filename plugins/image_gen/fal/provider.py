@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     Backoff,
     ContentPolicyError,
     HermesError,
@@ -24,8 +23,6 @@ from hermes_nb.provider_api import (
     ParseError,
     PolledJob,
     ProviderError,
-    get_client,
-    json_object,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -93,23 +90,21 @@ class FalImageProvider(ImageGenProvider):
             payload["image_urls"] = [_as_url(s) for s in sources]
         base = self.base_url()
         headers = {"Authorization": f"Key {key}"}
-        client = get_client(self.name)
         timeout = request.timeout_s
         job = PolledJob(
             self.name, "fal job", timeout_s=timeout, backoff=BACKOFF,
             clock=self._clock, sleep=self._sleep, label=f"fal {model}",
         )  # fmt: skip
         # Submitting twice would enqueue (and bill) two jobs: no retry once sent.
-        submitted = client.request(
+        submitted = self.send(
             "POST",
             f"{base}/{endpoint}",
             json=payload,
             headers=headers,
             timeout=min(timeout, 60.0),
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        ticket = json_object(submitted, self.name)
+        ticket = self.json_answer(submitted)
         request_id = str(ticket.get("request_id") or "")
         if not request_id:
             raise ParseError("fal's queue answered without a request_id", provider=self.name)
@@ -120,16 +115,16 @@ class FalImageProvider(ImageGenProvider):
         result_url = _same_origin(ticket.get("response_url"), base) or f"{base}/{app}/requests/{request_id}"
 
         def poll(**limits: float) -> dict[str, Any]:
-            answer = client.request(
+            answer = self.send(
                 "GET", status_url, params={"logs": 0}, headers=headers, error_map=_error_for, **limits
             )
-            return json_object(answer, self.name)
+            return self.json_answer(answer)
 
         job.wait(poll, _completed)
-        result = client.request(
+        result = self.send(
             "GET", result_url, headers=headers, timeout=min(timeout, 60.0), error_map=_error_for
         )
-        body = json_object(result, self.name)
+        body = self.json_answer(result)
         images = body.get("images")
         first = images[0] if isinstance(images, list) and images and isinstance(images[0], dict) else {}
         url = str(first.get("url") or "")

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -23,8 +22,6 @@ from hermes_nb.provider_api import (
     ProviderAuthError,
     ProviderError,
     RateLimitedError,
-    get_client,
-    json_object,
     json_or_none,
     read_image_source,
     save_b64_image,
@@ -116,16 +113,15 @@ class GoogleImageProvider(ImageGenProvider):
             "generationConfig": {"responseModalities": ["IMAGE"], "imageConfig": image_config},
         }
         # Billed once generated: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{self.base_url()}/models/{model}:generateContent",
             json=body,
             headers={"x-goog-api-key": key},
             timeout=request.timeout_s,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        payload = json_object(response, self.name, "Gemini")
+        payload = self.json_answer(response)
         inline, text = _image_part(payload)
         path = save_b64_image(
             str(inline["data"]), prefix=self.name, extension=_extension(inline.get("mimeType"))

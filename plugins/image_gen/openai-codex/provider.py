@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -26,7 +25,6 @@ from hermes_nb.provider_api import (
     ProviderNotConfiguredError,
     RateLimitedError,
     config,
-    get_client,
     json_or_none,
     read_image_source,
     retry_after_s,
@@ -134,14 +132,13 @@ class OpenAICodexImageProvider(ImageGenProvider):
             if credential.account_id:
                 headers["ChatGPT-Account-ID"] = credential.account_id
         # The stream is read whole (the client caps its size); a started generation is never re-sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{credential.base_url}/responses",
             json=body,
             headers=headers,
             timeout=max(request.timeout_s, TIMEOUT),
             error_map=lambda r: _error_for(r, credential.mode),
-            retry=RETRY_UNSENT,
             max_bytes=64 * 1024 * 1024,
         )
         outcome = sse.read(response.text)

@@ -8,7 +8,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -16,8 +15,6 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ProviderAuthError,
     ProviderError,
-    get_client,
-    json_object,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -87,7 +84,6 @@ class OpenAIImageProvider(ImageGenProvider):
             body["quality"] = quality
         body.update({k: request.options[k] for k in PASS_THROUGH if request.options.get(k) is not None})
         base = self.base_url()
-        client = get_client(self.name)
         # A generation POST is billed once the server starts: never retried after it was sent.
         sent: dict[str, Any] = {"headers": {"Authorization": f"Bearer {key}"}, "timeout": request.timeout_s}
         if request.references:
@@ -96,8 +92,8 @@ class OpenAIImageProvider(ImageGenProvider):
         else:
             sent.update(json=body)
             url = f"{base}/images/generations"
-        response = client.request("POST", url, error_map=_error_for, retry=RETRY_UNSENT, **sent)
-        payload = json_object(response, self.name, "OpenAI")
+        response = self.send("POST", url, error_map=_error_for, **sent)
+        payload = self.json_answer(response)
         items = payload.get("data")
         first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
         if first.get("b64_json"):

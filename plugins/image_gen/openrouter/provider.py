@@ -8,7 +8,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -19,8 +18,6 @@ from hermes_nb.provider_api import (
     ProviderUnavailableError,
     RateLimitedError,
     TimeoutError_,
-    get_client,
-    json_object,
     json_or_none,
     read_image_source,
     retry_after_s,
@@ -80,7 +77,7 @@ class OpenRouterImageProvider(ImageGenProvider):
             "stream": False,
         }
         # A completion is billed once the model starts: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{self.base_url()}/chat/completions",
             json=body,
@@ -91,9 +88,8 @@ class OpenRouterImageProvider(ImageGenProvider):
             },
             timeout=max(request.timeout_s, TIMEOUT),
             error_map=lambda r: _error_for(r, model),
-            retry=RETRY_UNSENT,
         )
-        payload = json_object(response, self.name, "OpenRouter")
+        payload = self.json_answer(response)
         if isinstance(payload.get("error"), dict):  # a failure after the model started: HTTP 200
             raise _mapped(payload["error"], int(payload["error"].get("code") or 502), model, None)
         choice = (payload.get("choices") or [{}])[0]

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     Backoff,
     ContentPolicyError,
     HermesError,
@@ -27,8 +26,6 @@ from hermes_nb.provider_api import (
     ParseError,
     PolledJob,
     ProviderError,
-    get_client,
-    json_object,
     json_or_none,
     save_b64_image,
     save_url_image,
@@ -110,22 +107,20 @@ class ReplicateImageProvider(ImageGenProvider):
         timeout = request.timeout_s
         wait = max(1, min(MAX_WAIT_S, int(timeout)))
         headers = {"Authorization": f"Bearer {key}"}
-        client = get_client(self.name)
         job = PolledJob(
             self.name, "Replicate prediction", timeout_s=timeout, backoff=BACKOFF,
             clock=self._clock, sleep=self._sleep, label=f"replicate {model}",
         )  # fmt: skip
         # A second create would run (and bill) a second prediction: no retry once sent.
-        created = client.request(
+        created = self.send(
             "POST",
             url,
             json=body,
             headers={**headers, "Prefer": f"wait={wait}", "Cancel-After": f"{max(5, int(timeout))}s"},
             timeout=wait + 15.0,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        prediction = json_object(created, self.name, "Replicate")
+        prediction = self.json_answer(created)
         pid = str(prediction.get("id") or "")
         urls = _obj(prediction.get("urls"))
         get_url = _trusted(urls.get("get"), base) or (f"{base}/predictions/{pid}" if pid else "")
@@ -134,12 +129,12 @@ class ReplicateImageProvider(ImageGenProvider):
         def poll(**limits: float) -> dict[str, Any]:
             if not get_url:
                 raise ParseError("Replicate answered without a prediction id", provider=self.name)
-            answer = client.request("GET", get_url, headers=headers, error_map=_error_for, **limits)
-            return json_object(answer, self.name, "Replicate")
+            answer = self.send("GET", get_url, headers=headers, error_map=_error_for, **limits)
+            return self.json_answer(answer)
 
         def cancel() -> None:  # a prediction nobody waits for should stop billing
             if cancel_url:
-                client.request("POST", cancel_url, headers=headers, timeout=10.0, retry=False)
+                self.send("POST", cancel_url, headers=headers, timeout=10.0, retry=False)
 
         prediction = job.wait(poll, _succeeded, cancel=cancel, first=prediction)
         image = self._download(prediction.get("output"), timeout)

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -22,8 +21,6 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ParseError,
     ProviderError,
-    get_client,
-    json_object,
     json_or_none,
     save_b64_image,
     save_bytes_image,
@@ -88,7 +85,7 @@ class StabilityImageProvider(ImageGenProvider):
         form.update({k: v for k, v in options.items() if k in OPTIONS[endpoint] and v is not None})
         as_json = options.get("response_format") == "b64_json"
         # Billed once generated: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{self.base_url()}/v2beta/stable-image/generate/{endpoint}",
             # (None, value) parts: multipart/form-data fields without a file name
@@ -99,10 +96,9 @@ class StabilityImageProvider(ImageGenProvider):
             },
             timeout=request.timeout_s,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
         if as_json:
-            body = json_object(response, self.name, "Stability")
+            body = self.json_answer(response)
             finish, seed, data = body.get("finish_reason"), body.get("seed"), body.get("image")
         else:
             finish, seed, data = response.headers.get("finish-reason"), response.headers.get("seed"), None

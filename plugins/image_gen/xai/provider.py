@@ -8,7 +8,6 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
@@ -16,8 +15,6 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ProviderAuthError,
     config,
-    get_client,
-    json_object,
     json_or_none,
     read_image_source,
     save_b64_image,
@@ -95,16 +92,15 @@ class XAIImageProvider(ImageGenProvider):
                 body["images"] = images
             path = "/images/edits"
         # Billed once started: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{self.base_url()}{path}",
             json=body,
             headers={"Authorization": f"Bearer {key}"},
             timeout=request.timeout_s,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        payload = json_object(response, self.name, "xAI")
+        payload = self.json_answer(response)
         items = payload.get("data")
         first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
         if first.get("b64_json"):
