@@ -1,8 +1,9 @@
-"""The ``ImageGenProvider`` ABC and Hermes's image helpers (exact keys and file naming).
+"""The ``ImageGenProvider`` contract (its ``generate`` a template) and Hermes's image file helpers.
 
-Plugins import these as ``agent.image_gen_provider`` (served by ``hermes_nb.compat._finder``).
-``generate`` returns ``success_response(...)`` or ``error_response(...)`` and never raises by
-convention; the SDK (``hermes_nb.images``) turns the envelope into an ``ImageResult``.
+Plugins import this module's names as ``agent.image_gen_provider`` (served by ``hermes_nb.compat``);
+the envelope helpers (``success_response``, ``error_response`` …) live in ``image_envelopes`` and are
+re-exported here. ``generate`` returns an envelope and never raises by convention; the SDK
+(``hermes_nb.images``) turns it into an ``ImageResult``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import os
 import re
 import tempfile
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -20,14 +20,25 @@ from typing import Any
 
 import httpx
 
-from hermes_nb import config, errors
+from hermes_nb import config
 from hermes_nb.config import get_hermes_home
-from hermes_nb.errors import HermesError, InvalidInputError, ProviderError, error_from_code
+from hermes_nb.errors import HermesError, InvalidInputError, ProviderError
 from hermes_nb.net.http_client import RETRY_UNSENT, ErrorMap, get_client
 from hermes_nb.plugins.image_download import fetch_image_bytes
+from hermes_nb.plugins.image_envelopes import (
+    DEFAULT_ASPECT_RATIO,
+    ERROR_TYPES,
+    VALID_ASPECT_RATIOS,
+    answer_or_error,
+    error_from_envelope,
+    error_response,
+    error_response_for,
+    error_type_for,
+    resolve_aspect_ratio,
+    success_response,
+)
 from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
 from hermes_nb.plugins.vendor_answers import json_object
-from hermes_nb.redaction import redact
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
 
 __all__ = [
@@ -54,8 +65,6 @@ __all__ = [
     "error_from_envelope",
 ]
 
-VALID_ASPECT_RATIOS = ("landscape", "square", "portrait")
-DEFAULT_ASPECT_RATIO = "landscape"
 _PREFIX_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _EXTENSIONS = {"png", "jpg", "jpeg", "webp", "gif"}
 
@@ -279,14 +288,6 @@ def _required_prompt(prompt: str | None) -> str:
     return text
 
 
-def resolve_aspect_ratio(value: Any) -> str:
-    """Hermes rule: non-str or unknown → ``"landscape"`` (coerce, never reject)."""
-    if not isinstance(value, str):
-        return DEFAULT_ASPECT_RATIO
-    value = value.strip().lower()
-    return value if value in VALID_ASPECT_RATIOS else DEFAULT_ASPECT_RATIO
-
-
 def normalize_reference_images(value: Any) -> list[str] | None:
     """str → [str]; list/tuple of non-blank strs (stripped); anything else or empty → None."""
     if isinstance(value, str):
@@ -362,129 +363,9 @@ def save_url_image(
     return save_bytes_image(fetch_image_bytes(url, timeout=timeout, max_bytes=max_bytes), prefix=prefix)
 
 
-def success_response(
-    *,
-    image: str,
-    model: str,
-    prompt: str,
-    aspect_ratio: str,
-    provider: str,
-    modality: str = "text",
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Hermes's success envelope; ``extra`` keys never overwrite the core keys."""
-    out: dict[str, Any] = {
-        "success": True,
-        "image": image,
-        "model": model,
-        "prompt": prompt,
-        "aspect_ratio": aspect_ratio,
-        "modality": modality,
-        "provider": provider,
-    }
-    for key, value in (extra or {}).items():
-        out.setdefault(key, value)
-    return out
-
-
-def error_response(
-    *,
-    error: str,
-    error_type: str = "provider_error",
-    provider: str = "",
-    model: str = "",
-    prompt: str = "",
-    aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-) -> dict[str, Any]:
-    """Hermes's error envelope (no ``modality`` key)."""
-    return {
-        "success": False,
-        "image": None,
-        "error": redact(str(error)),
-        "error_type": error_type,
-        "model": model,
-        "prompt": prompt,
-        "aspect_ratio": aspect_ratio,
-        "provider": provider,
-    }
-
-
-#: Hermes's ``error_type`` values (and hermes_nb's additions) → the exception the SDK raises.
-#: Providers pick the value with ``error_type_for(exc)`` so that the class survives the envelope.
-ERROR_TYPES: dict[str, str] = {
-    "invalid_argument": "INVALID_INPUT",
-    "invalid_input": "INVALID_INPUT",
-    "too_many_references": "INVALID_INPUT",
-    "invalid_image_url": "INVALID_INPUT",
-    "modality_unsupported": "INVALID_INPUT",
-    "auth_required": "PROVIDER_AUTH_FAILED",
-    "missing_api_key": "PROVIDER_NOT_CONFIGURED",
-    "missing_dependency": "PROVIDER_NOT_CONFIGURED",
-    "not_configured": "PROVIDER_NOT_CONFIGURED",
-    "provider_not_registered": "PROVIDER_NOT_FOUND",
-    "content_policy": "CONTENT_POLICY",
-    "rate_limited": "PROVIDER_RATE_LIMITED",
-    "provider_unavailable": "PROVIDER_UNAVAILABLE",
-    "timeout": "TIMEOUT",
-    "network_error": "NETWORK_ERROR",
-    "parse_error": "PARSE_ERROR",
-    "content_blocked": "CONTENT_BLOCKED",
-    "content_fetch_failed": "CONTENT_FETCH_FAILED",
-}
-
-
-def error_type_for(exc: BaseException) -> str:
-    """The ``error_type`` for an exception caught inside ``generate``: the one its ``details`` name
-    (``error_from_envelope`` keeps it there), else by class, most specific first."""
-    if isinstance(exc, HermesError):
-        named = exc.details.get("error_type")
-        if isinstance(named, str) and named:
-            return named
-        for error_type, code in ERROR_TYPES.items():
-            if code == exc.code:
-                return error_type
-        return "api_error"
-    if isinstance(exc, ImportError):
-        return "missing_dependency"
-    if isinstance(exc, OSError):
-        return "io_error"
-    return "provider_error"
-
-
-def error_response_for(
-    exc: BaseException,
-    *,
-    provider: str,
-    model: str = "",
-    prompt: str = "",
-    aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-) -> dict[str, Any]:
-    """``error_response`` for an exception caught in ``generate`` (message redacted, typed by class)."""
-    return error_response(
-        error=str(exc),
-        error_type=error_type_for(exc),
-        provider=provider,
-        model=model,
-        prompt=prompt,
-        aspect_ratio=aspect_ratio,
-    )
-
-
 def reference_sources(image_url: str | None, reference_image_urls: list[str] | None) -> list[str]:
     """The images an edit starts from: Hermes's ``image_url`` first, then ``reference_image_urls``."""
     return [s for s in [image_url, *(reference_image_urls or [])] if s]
-
-
-def answer_or_error(
-    provider: str, prompt: str, aspect_ratio: Any, model: str, run: Callable[[str], dict[str, Any]]
-) -> dict[str, Any]:
-    """Hermes's ``generate`` contract around ``run(aspect)``: the aspect resolved, and a
-    ``HermesError`` raised inside turned into ``error_response_for`` (never raised to Hermes)."""
-    aspect = resolve_aspect_ratio(aspect_ratio)
-    try:
-        return run(aspect)
-    except HermesError as exc:
-        return error_response_for(exc, provider=provider, model=model, prompt=prompt, aspect_ratio=aspect)
 
 
 def configured_model(provider: str, default: str | None, *, env: str | None = None) -> str | None:
@@ -500,19 +381,3 @@ def configured_model(provider: str, default: str | None, *, env: str | None = No
     )
 
 
-def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
-    """The exception for an ``error_response`` envelope, chosen by its ``error_type``."""
-    error_type = str(envelope.get("error_type") or "provider_error")
-    provider = str(envelope.get("provider") or "") or None
-    message = str(envelope.get("error") or "image generation failed")
-    code = ERROR_TYPES.get(error_type)
-    if code is None:
-        # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
-        code = {cls.__name__: cls.code for cls in _error_classes()}.get(error_type, error_type.upper())
-    error = error_from_code(code, message, provider=provider)
-    error.details["error_type"] = error_type
-    return error
-
-
-def _error_classes() -> list[type[HermesError]]:
-    return [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, HermesError)]

@@ -10,7 +10,7 @@ waits the same way, so the rules live here once:
   naming the setting that raises it;
 - the clock and the sleep are injectable: tests pass a fake clock and never sleep.
 
-    job = PolledJob("bfl", "BFL task", timeout_s=120, clock=self._clock, sleep=self._sleep)
+    job = PolledJob("bfl", "BFL task", timeout_s=120, backoff=Backoff(0.5, 1.5, 2.0))
     ticket = submit()                       # the provider's own request, sent once
     result = job.wait(poll, outcome)        # whatever ``outcome`` returns for the final answer
 """
@@ -59,6 +59,11 @@ class Backoff:
 class PolledJob:
     """The wait for one job of ``provider`` (``what`` names it in messages), within ``timeout_s``."""
 
+    #: Time and sleep of every job unless one is given ``clock=`` / ``sleep=``; tests replace these
+    #: class attributes with a fake clock (``tests/fixtures/clocks.py``), so polling never sleeps there.
+    default_clock: Callable[[], float] = staticmethod(time.monotonic)
+    default_sleep: Callable[[float], None] = staticmethod(time.sleep)
+
     def __init__(
         self,
         provider: str,
@@ -67,14 +72,15 @@ class PolledJob:
         timeout_s: float,
         setting: str = "image_gen.timeout",
         backoff: Backoff = Backoff(),
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], None] | None = None,
         label: str = "",
     ) -> None:
         self.provider, self.what, self.timeout_s, self.setting = provider, what, timeout_s, setting
         self.backoff, self.label = backoff, label or provider
-        self._clock, self._sleep = clock, sleep
-        self.started = clock()
+        self._clock = clock or self.default_clock
+        self._sleep = sleep or self.default_sleep
+        self.started = self._clock()
 
     def left(self) -> float:
         """Seconds left before the deadline (negative once it has passed)."""

@@ -10,7 +10,6 @@ The submit answer's ``cost`` (credits, $0.01 each) is recorded as the actual cos
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -69,10 +68,6 @@ class BFLImageProvider(ImageGenProvider):
     accepts_seed, accepts_negative_prompt = True, False
     sizes = ("any",)  # size="WxH" → width/height (the vendor checks its multiples and limits)
 
-    # Injectable for tests (fake clock): polling must not sleep for real in the suite.
-    _sleep = staticmethod(time.sleep)
-    _clock = staticmethod(time.monotonic)
-
     def list_models(self) -> list[dict[str, Any]]:
         return [
             {
@@ -106,10 +101,7 @@ class BFLImageProvider(ImageGenProvider):
         base = self.base_url()
         headers = {"x-key": key, "accept": "application/json"}
         timeout = request.timeout_s
-        job = PolledJob(
-            self.name, "BFL task", timeout_s=timeout, backoff=BACKOFF,
-            clock=self._clock, sleep=self._sleep, label=f"bfl {model}",
-        )  # fmt: skip
+        job = PolledJob(self.name, "BFL task", timeout_s=timeout, backoff=BACKOFF, label=f"bfl {model}")
         # A second submit would run (and bill) a second task: no retry once sent.
         ticket = self.json_answer(
             self.send(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -62,10 +61,6 @@ class ComfyUIImageProvider(ImageGenProvider):
     accepts_seed, accepts_negative_prompt = True, True
     sizes = ("any",)  # WIDTHxHEIGHT, multiples of 8
 
-    # Injectable for tests (fake clock): polling must not sleep for real in the suite.
-    _sleep = staticmethod(time.sleep)
-    _clock = staticmethod(time.monotonic)
-
     def is_available(self) -> bool:
         # No key to detect: a configured base URL or an explicit choice says a server is meant to run.
         return (
@@ -87,10 +82,7 @@ class ComfyUIImageProvider(ImageGenProvider):
         workflow = fill(load_workflow(request.options.get("workflow")), values)
         base = self.base_url()
         timeout = request.timeout_s
-        job = PolledJob(
-            self.name, "ComfyUI", timeout_s=timeout, backoff=BACKOFF,
-            clock=self._clock, sleep=self._sleep, label="comfyui",
-        )  # fmt: skip
+        job = PolledJob(self.name, "ComfyUI", timeout_s=timeout, backoff=BACKOFF, label="comfyui")
         try:
             # Queuing twice would run the workflow twice: no retry once the POST was sent.
             queued = self.send(
@@ -109,9 +101,7 @@ class ComfyUIImageProvider(ImageGenProvider):
                 return self.json_answer(history).get(prompt_id)
 
             def cancel() -> None:  # take the job off the queue: nobody waits for it any more
-                self.send(
-                    "POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False
-                )
+                self.send("POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False)
 
             entry = job.wait(poll, _finished, cancel=cancel)
             image = _first_image(entry)

@@ -7,7 +7,6 @@ are used; they are followed only when they point at the configured host, because
 
 from __future__ import annotations
 
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -60,10 +59,6 @@ class FalImageProvider(ImageGenProvider):
     max_reference_images = 4
     accepts_seed, accepts_negative_prompt = True, False
 
-    # Injectable for tests (fake clock): polling must not sleep for real in the suite.
-    _sleep = staticmethod(time.sleep)
-    _clock = staticmethod(time.monotonic)
-
     def list_models(self) -> list[dict[str, Any]]:
         return [
             {"id": mid, "display": label, "price": f"${price}/MP" if price else "see fal.ai pricing"}
@@ -91,10 +86,7 @@ class FalImageProvider(ImageGenProvider):
         base = self.base_url()
         headers = {"Authorization": f"Key {key}"}
         timeout = request.timeout_s
-        job = PolledJob(
-            self.name, "fal job", timeout_s=timeout, backoff=BACKOFF,
-            clock=self._clock, sleep=self._sleep, label=f"fal {model}",
-        )  # fmt: skip
+        job = PolledJob(self.name, "fal job", timeout_s=timeout, backoff=BACKOFF, label=f"fal {model}")
         # Submitting twice would enqueue (and bill) two jobs: no retry once sent.
         submitted = self.send(
             "POST",

@@ -10,7 +10,6 @@ expire, so the image is downloaded before ``generate`` returns. Errors are RFC 7
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -74,10 +73,6 @@ class ReplicateImageProvider(ImageGenProvider):
     badge, tag = "paid", "FLUX and other image models; owner/name or owner/name:version"
     accepts_seed, accepts_negative_prompt = True, False
 
-    # Injectable for tests (fake clock): polling must not sleep for real in the suite.
-    _sleep = staticmethod(time.sleep)
-    _clock = staticmethod(time.monotonic)
-
     def list_models(self) -> list[dict[str, Any]]:
         return [
             {"id": mid, "display": label, "price": f"~${price}/image" if price else "billed by run time"}
@@ -108,9 +103,8 @@ class ReplicateImageProvider(ImageGenProvider):
         wait = max(1, min(MAX_WAIT_S, int(timeout)))
         headers = {"Authorization": f"Bearer {key}"}
         job = PolledJob(
-            self.name, "Replicate prediction", timeout_s=timeout, backoff=BACKOFF,
-            clock=self._clock, sleep=self._sleep, label=f"replicate {model}",
-        )  # fmt: skip
+            self.name, "Replicate prediction", timeout_s=timeout, backoff=BACKOFF, label=f"replicate {model}"
+        )
         # A second create would run (and bill) a second prediction: no retry once sent.
         created = self.send(
             "POST",
