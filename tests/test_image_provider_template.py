@@ -24,7 +24,7 @@ class Keyed(ImageGenProvider):
     badge, tag = "paid", "a test vendor"
     max_reference_images = 2
     accepts_seed, accepts_negative_prompt = False, True
-    sizes = ("any",)
+    accepts_sizes = ("any",)
 
     def __init__(self) -> None:
         self.requests: list[ImageRequest] = []

@@ -103,7 +103,7 @@ class ImageGenProvider(abc.ABC):
     max_reference_images: int = 0
     accepts_seed: bool | None = None
     accepts_negative_prompt: bool | None = None
-    sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
+    accepts_sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
 
     def __new__(cls, *args: Any, **kwargs: Any) -> ImageGenProvider:
         # Hermes makes ``generate`` abstract; here either it or the template's ``_generate`` is enough.
@@ -166,8 +166,8 @@ class ImageGenProvider(abc.ABC):
             caps["seed"] = self.accepts_seed
         if self.accepts_negative_prompt is not None:
             caps["negative_prompt"] = self.accepts_negative_prompt
-        if self.sizes:
-            caps["sizes"] = list(self.sizes)
+        if self.accepts_sizes:
+            caps["sizes"] = list(self.accepts_sizes)
         return caps
 
     def generate(

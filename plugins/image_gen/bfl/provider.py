@@ -66,7 +66,7 @@ class BFLImageProvider(ImageGenProvider):
     badge, tag = "paid", "FLUX.2 and FLUX1.1 [pro] on BFL's API"
     max_reference_images = max(refs for _l, _p, refs in MODELS.values())
     accepts_seed, accepts_negative_prompt = True, False
-    sizes = ("any",)  # size="WxH" → width/height (the vendor checks its multiples and limits)
+    accepts_sizes = ("any",)  # size="WxH" → width/height (the vendor checks its multiples and limits)
 
     def list_models(self) -> list[dict[str, Any]]:
         return [

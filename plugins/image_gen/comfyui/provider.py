@@ -59,7 +59,7 @@ class ComfyUIImageProvider(ImageGenProvider):
     badge, tag = "local", "your ComfyUI server: bundled SDXL workflow or your own"
     install_hint = START_HINT
     accepts_seed, accepts_negative_prompt = True, True
-    sizes = ("any",)  # WIDTHxHEIGHT, multiples of 8
+    accepts_sizes = ("any",)  # WIDTHxHEIGHT, multiples of 8
 
     def is_available(self) -> bool:
         # No key to detect: a configured base URL or an explicit choice says a server is meant to run.

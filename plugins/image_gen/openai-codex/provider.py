@@ -60,7 +60,7 @@ class OpenAICodexImageProvider(ImageGenProvider):
     )
     max_reference_images = 16
     accepts_seed, accepts_negative_prompt = False, False
-    sizes = ("auto", "any")
+    accepts_sizes = ("auto", "any")
 
     def is_available(self) -> bool:
         # A Codex login makes it available; OPENAI_API_KEY only when it is the chosen provider, so

@@ -56,7 +56,7 @@ class OpenAIImageProvider(ImageGenProvider):
     badge, tag = "paid", "gpt-image-2 at low / medium / high quality"
     max_reference_images = 16
     accepts_seed, accepts_negative_prompt = False, False
-    sizes = ("auto", "any")  # gpt-image-2 takes any WxH (÷16, 1:3–3:1, ≤3840x2160)
+    accepts_sizes = ("auto", "any")  # gpt-image-2 takes any WxH (÷16, 1:3–3:1, ≤3840x2160)
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
