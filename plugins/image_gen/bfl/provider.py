@@ -84,7 +84,7 @@ class BFLImageProvider(ImageGenProvider):
         if len(sources) > max_refs:
             raise InvalidInputError(
                 f"BFL model {model} takes at most {max_refs} reference images, got {len(sources)}"
-                + ("; use flux-2-pro, which can edit" if max_refs == 0 else "")
+                + (f"; use {DEFAULT_MODEL}, which can edit" if max_refs == 0 else "")
             )
         key = self.api_key()
         body: dict[str, Any] = {"prompt": request.prompt}

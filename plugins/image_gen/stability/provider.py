@@ -28,9 +28,9 @@ from hermes_nb.provider_api import (
 )
 
 KEY_ENV = "STABILITY_API_KEY"
-DEFAULT_MODEL = "stable-image-core"
 USD_PER_CREDIT = 0.01
-#: id → (label, endpoint under /v2beta/stable-image/generate/, ``model`` form field or None, credits)
+#: id → (label, endpoint under /v2beta/stable-image/generate/, ``model`` form field, credits); the
+#: first is the default model
 MODELS: dict[str, tuple[str, str, str | None, float]] = {
     "stable-image-core": ("Stable Image Core", "core", None, 3.0),
     "stable-image-ultra": ("Stable Image Ultra", "ultra", None, 8.0),

@@ -24,7 +24,7 @@ from hermes_nb.provider_api import (
 KEY_ENV = "XAI_API_KEY"
 MODEL_ENV = "XAI_IMAGE_MODEL"
 BASE_URL_ENV = "XAI_BASE_URL"
-DEFAULT_MODEL = "grok-imagine-image"
+#: id → (label, USD per image); the first is the default model
 MODELS = {
     "grok-imagine-image": ("Grok Imagine", 0.02),
     "grok-imagine-image-quality": ("Grok Imagine (quality)", 0.05),
