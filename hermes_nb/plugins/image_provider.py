@@ -16,14 +16,11 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from hermes_nb import config
 from hermes_nb.config import get_hermes_home
 from hermes_nb.errors import HermesError, InvalidInputError, ProviderError
-from hermes_nb.net.http_client import RETRY_UNSENT, ErrorMap, get_client
 from hermes_nb.plugins.image_download import fetch_image_bytes
 from hermes_nb.plugins.image_envelopes import (
     DEFAULT_ASPECT_RATIO,
@@ -40,6 +37,11 @@ from hermes_nb.plugins.image_envelopes import (
 from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
 from hermes_nb.plugins.vendor_answers import json_object
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
+
+if TYPE_CHECKING:  # httpx and the client load on the first request, not with the plugin system
+    import httpx
+
+    from hermes_nb.net.http_client import ErrorMap
 
 __all__ = [
     "VALID_ASPECT_RATIOS",
@@ -237,6 +239,8 @@ class ImageGenProvider(abc.ABC):
         A POST starts paid work: once it may have reached the vendor it is never sent again
         (``RETRY_UNSENT``), unless ``retry=`` says otherwise; other methods retry as usual.
         """
+        from hermes_nb.net.http_client import RETRY_UNSENT, get_client
+
         kw.setdefault("retry", RETRY_UNSENT if method.upper() == "POST" else True)
         return get_client(self.name).request(method, url, error_map=error_map, **kw)
 

@@ -9,9 +9,7 @@ rest to it.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from hermes_nb.errors import (
     HermesError,
@@ -22,6 +20,9 @@ from hermes_nb.errors import (
     RateLimitedError,
 )
 from hermes_nb.plugins.provider_keys import KeyEnv, key_names
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["json_object", "json_or_none", "retry_after_s", "vendor_message", "vendor_error", "REFUSED"]
 
