@@ -16,8 +16,15 @@ stay stable while the modules behind them move.
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
   for a vendor's public MCP endpoint (keyless modes)
 - keys and settings: ``config.get(key)``, ``config.resolve_key(*names)``, ``get_provider_env(name)``
-- images: Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …),
-  ``answer_or_error`` (a ``generate`` body: errors become Hermes's error envelope),
+- HTTP answers: ``json_object`` (the body as a JSON object, else ``PARSE_ERROR``); for error maps
+  ``vendor_error`` (401/403, 402, 429, 400/404/422 in the usual words), ``vendor_message``,
+  ``json_or_none``, ``retry_after_s``
+- asynchronous jobs: ``PolledJob`` (poll with ``Backoff`` to a deadline, cancel at it; injectable clock)
+- keys: ``require_key`` (the standard "needs an API key" error) and ``key_configured``
+- images: subclass ``ImageGenProvider`` with class attributes and write ``_generate(request:
+  ImageRequest)`` (``generate`` is a template: aspect, model, references, errors → Hermes's envelope);
+  Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …),
+  ``answer_or_error`` (a hand-written ``generate`` body: errors become Hermes's error envelope),
   ``reference_sources`` and ``read_image_source`` for reference images
 - content: ``convert_fetched`` (bytes → Markdown), ``Document``, ``crawl_site`` (the built-in crawler)
 - the rest: ``progress`` (a bar only when someone watches), ``on_reset`` (clear caches between tests),
@@ -57,6 +64,7 @@ from hermes_nb.plugins.image_provider import (
     DEFAULT_ASPECT_RATIO,
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
+    ImageRequest,
     answer_or_error,
     configured_model,
     error_response,
@@ -76,16 +84,21 @@ from hermes_nb.plugins.keyed_http import (
     search_envelope,
     web_hits,
 )
+from hermes_nb.plugins.polled_job import MIN_POLL_TIMEOUT_S, Backoff, PolledJob
+from hermes_nb.plugins.provider_keys import key_configured, require_key
+from hermes_nb.plugins.vendor_answers import (
+    json_object,
+    json_or_none,
+    retry_after_s,
+    vendor_error,
+    vendor_message,
+)
 from hermes_nb.plugins.web_provider import WebSearchProvider, extracted_page, failed_page, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
 from hermes_nb.store import StoreError, get_store
 from hermes_nb.web.content import Document, convert_fetched, html_converter_ready, html_signals, kind_of
 from hermes_nb.web.crawler import crawl as crawl_site
-
-#: The least time one poll request of an asynchronous job gets, whatever is left of the provider's
-#: own deadline: the SDK's deadline (``image_gen.timeout`` plus grace) bounds the whole call anyway.
-MIN_POLL_TIMEOUT_S = 5.0
 
 __all__ = [
     # base classes
@@ -129,12 +142,23 @@ __all__ = [
     "check_url",
     "mcp_call_tool",
     "mcp_tool_text",
+    "json_object",
+    "json_or_none",
+    "retry_after_s",
+    "vendor_error",
+    "vendor_message",
+    # asynchronous jobs
+    "PolledJob",
+    "Backoff",
     # keys and settings
     "config",
     "get_provider_env",
+    "require_key",
+    "key_configured",
     # images
     "VALID_ASPECT_RATIOS",
     "DEFAULT_ASPECT_RATIO",
+    "ImageRequest",
     "resolve_aspect_ratio",
     "configured_model",
     "save_b64_image",

@@ -25,6 +25,9 @@ EXPECTED = {
     "error_response_for", "answer_or_error", "reference_sources", "read_image_source",
     "Document", "convert_fetched", "html_signals", "html_converter_ready", "kind_of", "crawl_site",
     "progress", "on_reset", "get_store", "STORE_FILENAME",
+    # provider kit (issue 19): the image template, polled jobs, keys, JSON answers
+    "ImageRequest", "PolledJob", "Backoff", "require_key", "key_configured",
+    "json_object", "json_or_none", "retry_after_s", "vendor_error", "vendor_message",
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from hermes_nb.images.selection import describe_image_providers
 from hermes_nb.plugins.image_capabilities import capabilities_of
+from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.registry import image_providers
 
 __all__ = ["ImageProviderRow", "describe"]
@@ -37,17 +38,19 @@ def describe() -> list[ImageProviderRow]:
     rows = []
     for info in describe_image_providers():
         provider = image_providers.get(info["name"])
+        if provider is None:  # unregistered between the two looks (a reset): nothing to describe
+            continue
         schema = _schema(provider)
         env_vars = [v for v in schema.get("env_vars") or [] if isinstance(v, dict)]
         keyless = not any(v.get("key") for v in env_vars)
         links = [str(v["url"]) for v in env_vars if v.get("url")]
-        own = getattr(provider, "docs_url", "")
+        own = provider.docs_url
         rows.append(
             ImageProviderRow(
                 name=info["name"],
                 display_name=str(info["display_name"]),
                 capabilities=_capabilities(provider),
-                tier=str(getattr(provider, "tier", "") or ("local" if keyless else "commercial")),
+                tier=str(provider.tier or ("local" if keyless else "commercial")),
                 keyless=keyless,
                 available=bool(info["available"]),
                 why_not=str(info["setup"]),
@@ -63,14 +66,14 @@ def describe() -> list[ImageProviderRow]:
     return rows
 
 
-def _schema(provider: Any) -> dict[str, Any]:
+def _schema(provider: ImageGenProvider) -> dict[str, Any]:
     try:
         return dict(provider.get_setup_schema() or {})
     except Exception:  # a plugin's schema must not break the listing
         return {}
 
 
-def _capabilities(provider: Any) -> tuple[str, ...]:
+def _capabilities(provider: ImageGenProvider) -> tuple[str, ...]:
     try:
         declared = provider.capabilities() or {}
     except Exception:
@@ -80,7 +83,7 @@ def _capabilities(provider: Any) -> tuple[str, ...]:
     return ("generate", "edit") if edits else ("generate",)
 
 
-def _options(provider: Any) -> tuple[str, ...]:
+def _options(provider: ImageGenProvider) -> tuple[str, ...]:
     """The ``hn.imagine`` options the provider declares (anything else of these is refused)."""
     caps = capabilities_of(provider)
     out = []
@@ -95,8 +98,8 @@ def _options(provider: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _price_note(provider: Any, default_model: Any, keyless: bool) -> str:
-    note = getattr(provider, "price_note", "")
+def _price_note(provider: ImageGenProvider, default_model: Any, keyless: bool) -> str:
+    note = provider.price_note
     if isinstance(note, str) and note:
         return note
     try:

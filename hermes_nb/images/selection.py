@@ -18,7 +18,7 @@ from typing import Any
 
 from hermes_nb import config
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
-from hermes_nb.plugins.image_provider import ImageGenProvider, configured_model
+from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.registry import image_providers, normalize_name
 from hermes_nb.plugins.setup_hints import setup_hint
 
@@ -117,11 +117,8 @@ def resolve_model(provider: ImageGenProvider, model: str | None = None) -> str |
     ``image_gen.model`` → the provider's default."""
     if model:
         return str(model)
-    hook = getattr(provider, "resolve_model", None)
-    if callable(hook):
-        return hook(None)
-    configured = configured_model(normalize_name(provider.name), provider.default_model())
-    return str(configured) if configured else None
+    chosen = provider.resolve_model(None)  # ImageGenProvider's rule unless the provider has its own
+    return str(chosen) if chosen else None
 
 
 def takes_seed(provider: ImageGenProvider) -> bool:

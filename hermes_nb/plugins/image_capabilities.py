@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.plugins.image_provider import ImageGenProvider
 
 __all__ = ["ImageCapabilities", "capabilities_of", "check_options", "ANY_SIZE"]
 
@@ -59,12 +60,12 @@ class ImageCapabilities:
         return tuple(out)
 
 
-def capabilities_of(provider: Any) -> ImageCapabilities:
+def capabilities_of(provider: ImageGenProvider) -> ImageCapabilities:
     """The provider's ``ImageCapabilities``; a ``capabilities()`` that raises reads as the defaults."""
     try:
         raw = provider.capabilities() or {}
     except Exception as exc:  # a plugin's declaration must not break generation or listings
-        log.warning("image provider %r: capabilities() raised %s", getattr(provider, "name", "?"), exc)
+        log.warning("image provider %r: capabilities() raised %s", provider.name, exc)
         raw = {}
     if not isinstance(raw, dict):
         raw = {}

@@ -1,8 +1,9 @@
-"""The ``ImageGenProvider`` ABC and Hermes's image helpers (exact keys and file naming).
+"""The ``ImageGenProvider`` contract (its ``generate`` a template) and Hermes's image file helpers.
 
-Plugins import these as ``agent.image_gen_provider`` (served by ``hermes_nb.compat._finder``).
-``generate`` returns ``success_response(...)`` or ``error_response(...)`` and never raises by
-convention; the SDK (``hermes_nb.images``) turns the envelope into an ``ImageResult``.
+Plugins import this module's names as ``agent.image_gen_provider`` (served by ``hermes_nb.compat``);
+the envelope helpers (``success_response``, ``error_response`` …) live in ``image_envelopes`` and are
+re-exported here. ``generate`` returns an envelope and never raises by convention; the SDK
+(``hermes_nb.images``) turns it into an ``ImageResult``.
 """
 
 from __future__ import annotations
@@ -12,22 +13,41 @@ import os
 import re
 import tempfile
 import uuid
-from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hermes_nb import config, errors
+from hermes_nb import config
 from hermes_nb.config import get_hermes_home
-from hermes_nb.errors import HermesError, error_from_code
+from hermes_nb.errors import HermesError, InvalidInputError, ProviderError
 from hermes_nb.plugins.image_download import fetch_image_bytes
-from hermes_nb.redaction import redact
+from hermes_nb.plugins.image_envelopes import (
+    DEFAULT_ASPECT_RATIO,
+    ERROR_TYPES,
+    VALID_ASPECT_RATIOS,
+    answer_or_error,
+    error_from_envelope,
+    error_response,
+    error_response_for,
+    error_type_for,
+    resolve_aspect_ratio,
+    success_response,
+)
+from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
+from hermes_nb.plugins.vendor_answers import json_object
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
+
+if TYPE_CHECKING:  # httpx and the client load on the first request, not with the plugin system
+    import httpx
+
+    from hermes_nb.net.http_client import ErrorMap
 
 __all__ = [
     "VALID_ASPECT_RATIOS",
     "DEFAULT_ASPECT_RATIO",
     "ImageGenProvider",
+    "ImageRequest",
     "resolve_aspect_ratio",
     "normalize_reference_images",
     "images_cache_dir",
@@ -47,26 +67,64 @@ __all__ = [
     "error_from_envelope",
 ]
 
-VALID_ASPECT_RATIOS = ("landscape", "square", "portrait")
-DEFAULT_ASPECT_RATIO = "landscape"
 _PREFIX_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _EXTENSIONS = {"png", "jpg", "jpeg", "webp", "gif"}
 
 
 class ImageGenProvider(abc.ABC):
-    """Base class of every image provider."""
+    """Base class of every image provider: Hermes's contract plus what hermes_nb reads, declared here.
+
+    Metadata is class attributes; a Hermes-style plugin may define ``name`` or ``display_name`` as a
+    ``@property`` instead, and one that overrides ``generate`` itself keeps working unchanged.
+    A bundled provider writes only ``_generate(request)``: ``generate`` is a template that resolves
+    the aspect ratio, the model and the reference images, refuses what the class declares it cannot
+    take, and turns a ``HermesError`` into Hermes's error envelope.
+    """
+
+    # -- what the SDK reads (every name here is part of the contract; defaults are Hermes's) --
+    #: ``"commercial"`` (needs a key) or ``"local"``; empty: derived from the setup schema's keys.
+    tier: str = ""
+    #: Other names ``image_gen.provider`` / ``backend=`` accept for this provider.
+    aliases: tuple[str, ...] = ()
+    #: Where to get a key or read the docs (listings, the "needs an API key" error).
+    docs_url: str = ""
+    #: The environment variable(s) holding the API key; empty: no key (``is_available`` is True).
+    key_env: KeyEnv = ""
+    #: Read before ``image_gen.<name>.model`` when the model is chosen (e.g. ``OPENAI_IMAGE_MODEL``).
+    model_env: str = ""
+    #: The vendor's endpoint; ``image_gen.<name>.base_url`` overrides it (the emulator sets that).
+    default_base_url: str = ""
+    #: How it is billed, for listings; empty: the default model's ``price`` from ``list_models``.
+    price_note: str = ""
+    #: ``get_setup_schema``: a short badge (``paid``, ``local``), a one-line tag, an install/setup hint.
+    badge: str = ""
+    tag: str = ""
+    install_hint: str = ""
+    #: ``capabilities``: reference images accepted (0: text-to-image only), and hermes_nb's option
+    #: flags; ``None`` leaves the key out (the SDK then reads its default: seed yes, negative no).
+    max_reference_images: int = 0
+    accepts_seed: bool | None = None
+    accepts_negative_prompt: bool | None = None
+    accepts_sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> ImageGenProvider:
+        # Hermes makes ``generate`` abstract; here either it or the template's ``_generate`` is enough.
+        if cls.generate is ImageGenProvider.generate and cls._generate is ImageGenProvider._generate:
+            raise TypeError(f"Can't instantiate {cls.__name__}: define generate() or _generate()")
+        return super().__new__(cls)
 
     @property
     @abc.abstractmethod
     def name(self) -> str:
-        """Stable id: the value of ``image_gen.provider``."""
+        """Stable id, the value of ``image_gen.provider`` (lowercase): a class attribute or a property."""
 
     @property
     def display_name(self) -> str:
         return self.name.title()
 
     def is_available(self) -> bool:
-        return True
+        """Cheap and offline: a provider with ``key_env`` is available once its key is set."""
+        return key_configured(self.key_env) if key_names(self.key_env) else True
 
     def list_models(self) -> list[dict[str, Any]]:
         return []
@@ -75,16 +133,45 @@ class ImageGenProvider(abc.ABC):
         models = self.list_models()
         return models[0]["id"] if models else None
 
+    def resolve_model(self, model: str | None = None) -> str | None:
+        """Argument → ``model_env`` → ``image_gen.<name>.model`` → ``image_gen.model`` → the default."""
+        if model:
+            return str(model)
+        chosen = configured_model(self.name.strip().lower(), self.default_model(), env=self.model_env or None)
+        return str(chosen) if chosen else None
+
     def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": self.display_name, "badge": "", "tag": "", "env_vars": []}
+        """Hermes's shape, built from ``display_name``, ``badge``, ``tag``, ``key_env``, ``docs_url``."""
+        schema: dict[str, Any] = {
+            "name": self.display_name,
+            "badge": self.badge,
+            "tag": self.tag,
+            "env_vars": [
+                {"key": key, "prompt": f"{self.display_name} API key", "url": self.docs_url}
+                for key in key_names(self.key_env)
+            ],
+        }
+        if self.install_hint:
+            schema["install"] = self.install_hint
+        return schema
 
     def capabilities(self) -> dict[str, Any]:
         """Hermes's keys (``modalities``, ``max_reference_images``) plus, optionally, hermes_nb's
         ``seed``, ``negative_prompt``, ``aspect_ratios``, ``sizes``, ``models`` (defaults and meaning:
         ``hermes_nb.plugins.image_capabilities``). ``hn.imagine`` refuses what is not declared."""
-        return {"modalities": ["text"], "max_reference_images": 0}
+        refs = self.max_reference_images
+        caps: dict[str, Any] = {
+            "modalities": ["text", "image"] if refs else ["text"],
+            "max_reference_images": refs,
+        }
+        if self.accepts_seed is not None:
+            caps["seed"] = self.accepts_seed
+        if self.accepts_negative_prompt is not None:
+            caps["negative_prompt"] = self.accepts_negative_prompt
+        if self.accepts_sizes:
+            caps["sizes"] = list(self.accepts_sizes)
+        return caps
 
-    @abc.abstractmethod
     def generate(
         self,
         prompt: str,
@@ -94,18 +181,115 @@ class ImageGenProvider(abc.ABC):
         reference_image_urls: list[str] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
-        """Generate one image; return ``success_response``/``error_response``."""
+        """Generate one image; ``success_response`` or ``error_response``, never an exception.
+
+        Hermes's signature: unknown keyword options are passed on in ``request.options`` (the
+        provider takes what it knows), ``model=`` is resolved by ``resolve_model``.
+        """
+        aspect = resolve_aspect_ratio(aspect_ratio)
+        model = ""
+        try:
+            model = self.resolve_model(kwargs.pop("model", None)) or ""
+            request = ImageRequest(
+                prompt=_required_prompt(prompt),
+                aspect_ratio=aspect,
+                model=model,
+                references=reference_sources(image_url, reference_image_urls),
+                options=kwargs,
+                timeout_s=float(config.get("image_gen.timeout", 120.0)),
+            )
+            self._check_references(request)
+            return self._generate(request)
+        except HermesError as exc:
+            return error_response_for(
+                exc, provider=self.name, model=model, prompt=prompt, aspect_ratio=aspect
+            )
+
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        """The provider's own work for the template ``generate``: raise ``HermesError`` subclasses."""
+        raise NotImplementedError(f"{type(self).__name__} must define _generate() or generate()")
+
+    def _check_references(self, request: ImageRequest) -> None:
+        count, limit = len(request.references), self.max_reference_images
+        if count and not limit:
+            raise InvalidInputError(
+                f"the {self.name} provider takes no reference images (text-to-image only)",
+                provider=self.name,
+                details={"error_type": "modality_unsupported"},
+            )
+        if count > limit:
+            raise InvalidInputError(
+                f"{self.display_name} takes at most {limit} reference images, got {count}",
+                provider=self.name,
+                details={"error_type": "too_many_references"},
+            )
+
+    # -- helpers for bundled providers --
+    def api_key(self) -> str:
+        """The key from ``key_env``, or the standard "needs an API key" error naming the fix."""
+        return require_key(self.name, self.key_env, self.display_name, self.docs_url)
+
+    def base_url(self) -> str:
+        """``image_gen.<name>.base_url`` or ``default_base_url``, without a trailing slash."""
+        return str(config.get(f"image_gen.{self.name}.base_url") or self.default_base_url).rstrip("/")
+
+    def send(self, method: str, url: str, *, error_map: ErrorMap | None = None, **kw: Any) -> httpx.Response:
+        """One request through the shared client (retries, limits, redaction), errors by ``error_map``.
+
+        A POST starts paid work: once it may have reached the vendor it is never sent again
+        (``RETRY_UNSENT``), unless ``retry=`` says otherwise; other methods retry as usual.
+        """
+        from hermes_nb.net.http_client import RETRY_UNSENT, get_client
+
+        kw.setdefault("retry", RETRY_UNSENT if method.upper() == "POST" else True)
+        return get_client(self.name).request(method, url, error_map=error_map, **kw)
+
+    def json_answer(self, response: httpx.Response) -> dict[str, Any]:
+        """The answer's JSON object, or ``PARSE_ERROR`` naming this provider."""
+        return json_object(response, self.name, self.display_name)
+
+    def answer(self, request: ImageRequest, image: str | Path, **extra: Any) -> dict[str, Any]:
+        """Hermes's success envelope for ``request``; ``extra`` keys never overwrite the core ones."""
+        return success_response(
+            image=str(image),
+            model=request.model,
+            prompt=request.prompt,
+            aspect_ratio=request.aspect_ratio,
+            provider=self.name,
+            modality=request.modality,
+            extra=extra,
+        )
+
+    def no_image(self, message: str) -> ProviderError:
+        """The error for an answer without an image (Hermes's ``error_type`` ``empty_response``)."""
+        return ProviderError(message, provider=self.name, details={"error_type": "empty_response"})
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name!r}>"
 
 
-def resolve_aspect_ratio(value: Any) -> str:
-    """Hermes rule: non-str or unknown → ``"landscape"`` (coerce, never reject)."""
-    if not isinstance(value, str):
-        return DEFAULT_ASPECT_RATIO
-    value = value.strip().lower()
-    return value if value in VALID_ASPECT_RATIOS else DEFAULT_ASPECT_RATIO
+@dataclass(frozen=True)
+class ImageRequest:
+    """One ``generate`` call as the template hands it to ``_generate``."""
+
+    prompt: str  # stripped, never empty
+    aspect_ratio: str  # one of VALID_ASPECT_RATIOS
+    model: str  # resolved (argument → env → config → default); may be "" when none is known
+    references: list[str]  # Hermes's image_url first, then reference_image_urls
+    options: dict[str, Any]  # every other keyword the caller passed (seed, size, quality, …)
+    timeout_s: float = 120.0  # image_gen.timeout: the whole generation, polling included
+
+    @property
+    def modality(self) -> str:
+        """``"image"`` for an edit (reference images given), else ``"text"``."""
+        return "image" if self.references else "text"
+
+
+def _required_prompt(prompt: str | None) -> str:
+    text = (prompt or "").strip()
+    if not text:
+        raise InvalidInputError("prompt is required for image generation")
+    return text
 
 
 def normalize_reference_images(value: Any) -> list[str] | None:
@@ -183,107 +367,9 @@ def save_url_image(
     return save_bytes_image(fetch_image_bytes(url, timeout=timeout, max_bytes=max_bytes), prefix=prefix)
 
 
-def success_response(
-    *,
-    image: str,
-    model: str,
-    prompt: str,
-    aspect_ratio: str,
-    provider: str,
-    modality: str = "text",
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Hermes's success envelope; ``extra`` keys never overwrite the core keys."""
-    out: dict[str, Any] = {
-        "success": True,
-        "image": image,
-        "model": model,
-        "prompt": prompt,
-        "aspect_ratio": aspect_ratio,
-        "modality": modality,
-        "provider": provider,
-    }
-    for key, value in (extra or {}).items():
-        out.setdefault(key, value)
-    return out
-
-
-def error_response(
-    *,
-    error: str,
-    error_type: str = "provider_error",
-    provider: str = "",
-    model: str = "",
-    prompt: str = "",
-    aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-) -> dict[str, Any]:
-    """Hermes's error envelope (no ``modality`` key)."""
-    return {
-        "success": False,
-        "image": None,
-        "error": redact(str(error)),
-        "error_type": error_type,
-        "model": model,
-        "prompt": prompt,
-        "aspect_ratio": aspect_ratio,
-        "provider": provider,
-    }
-
-
-#: Hermes's ``error_type`` values (and hermes_nb's additions) → the exception the SDK raises,
-#: derived from the classes in ``hermes_nb.errors`` (each declares its ``error_types``).
-#: Providers pick the value with ``error_type_for(exc)`` so that the class survives the envelope.
-ERROR_TYPES = errors.ERROR_TYPES
-
-
-def error_type_for(exc: BaseException) -> str:
-    """The ``error_type`` for an exception caught inside ``generate`` (by class, most specific first)."""
-    if isinstance(exc, HermesError):
-        for error_type, code in ERROR_TYPES.items():
-            if code == exc.code:
-                return error_type
-        return "api_error"
-    if isinstance(exc, ImportError):
-        return "missing_dependency"
-    if isinstance(exc, OSError):
-        return "io_error"
-    return "provider_error"
-
-
-def error_response_for(
-    exc: BaseException,
-    *,
-    provider: str,
-    model: str = "",
-    prompt: str = "",
-    aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-) -> dict[str, Any]:
-    """``error_response`` for an exception caught in ``generate`` (message redacted, typed by class)."""
-    return error_response(
-        error=str(exc),
-        error_type=error_type_for(exc),
-        provider=provider,
-        model=model,
-        prompt=prompt,
-        aspect_ratio=aspect_ratio,
-    )
-
-
 def reference_sources(image_url: str | None, reference_image_urls: list[str] | None) -> list[str]:
     """The images an edit starts from: Hermes's ``image_url`` first, then ``reference_image_urls``."""
     return [s for s in [image_url, *(reference_image_urls or [])] if s]
-
-
-def answer_or_error(
-    provider: str, prompt: str, aspect_ratio: Any, model: str, run: Callable[[str], dict[str, Any]]
-) -> dict[str, Any]:
-    """Hermes's ``generate`` contract around ``run(aspect)``: the aspect resolved, and a
-    ``HermesError`` raised inside turned into ``error_response_for`` (never raised to Hermes)."""
-    aspect = resolve_aspect_ratio(aspect_ratio)
-    try:
-        return run(aspect)
-    except HermesError as exc:
-        return error_response_for(exc, provider=provider, model=model, prompt=prompt, aspect_ratio=aspect)
 
 
 def configured_model(provider: str, default: str | None, *, env: str | None = None) -> str | None:
@@ -299,15 +385,3 @@ def configured_model(provider: str, default: str | None, *, env: str | None = No
     )
 
 
-def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
-    """The exception for an ``error_response`` envelope, chosen by its ``error_type``."""
-    error_type = str(envelope.get("error_type") or "provider_error")
-    provider = str(envelope.get("provider") or "") or None
-    message = str(envelope.get("error") or "image generation failed")
-    code = ERROR_TYPES.get(error_type)
-    if code is None:
-        # Hermes's fal adapter reports exception class names; hermes_nb codes are accepted too.
-        code = {cls.__name__: code for code, cls in errors.CODES.items()}.get(error_type, error_type.upper())
-    error = error_from_code(code, message, provider=provider)
-    error.details["error_type"] = error_type
-    return error

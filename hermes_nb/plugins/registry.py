@@ -47,8 +47,7 @@ def _declared_aliases(provider: WebSearchProvider | ImageGenProvider) -> tuple[s
     Only subclasses of the bases are registered (Hermes plugins subclass them too, through the
     ``agent.*`` names), so the attribute is declared; a value of the wrong type is no alias.
     """
-    # ImageGenProvider declares ``aliases`` with the image contract (issue 19); until then, read softly.
-    value = provider.aliases if isinstance(provider, WebSearchProvider) else getattr(provider, "aliases", ())
+    value = provider.aliases
     if isinstance(value, str):
         return (value,)
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, (tuple, list)) else ()

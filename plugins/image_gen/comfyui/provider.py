@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -20,32 +19,28 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
-    MIN_POLL_TIMEOUT_S,
-    RETRY_UNSENT,
+    Backoff,
     HermesError,
     ImageGenProvider,
+    ImageRequest,
     InvalidInputError,
     NetworkError,
     ParseError,
+    PolledJob,
     ProviderError,
     ProviderUnavailableError,
-    TimeoutError_,
-    answer_or_error,
     config,
     configured_model,
-    get_client,
+    json_or_none,
     save_bytes_image,
-    success_response,
 )
 
-DEFAULT_BASE_URL = "http://127.0.0.1:8188"
 DEFAULT_MODEL = "sd_xl_base_1.0.safetensors"
 DEFAULT_STEPS = 20
 DEFAULT_CFG = 7.0
 WORKFLOW_FILE = Path(__file__).with_name("default_workflow.json")
 SIZES = {"landscape": (1216, 832), "square": (1024, 1024), "portrait": (832, 1216)}  # SDXL buckets
-POLL_START, POLL_FACTOR, POLL_MAX = 0.25, 1.5, 1.0
+BACKOFF = Backoff(start=0.25, factor=1.5, cap=1.0)
 _WHOLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 _INNER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _SIZE = re.compile(r"^\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*$")
@@ -58,17 +53,13 @@ START_HINT = (
 class ComfyUIImageProvider(ImageGenProvider):
     """Your own ComfyUI; free and local. Chosen only when configured (it is never auto-detected)."""
 
-    # Injectable for tests (fake clock): polling must not sleep for real in the suite.
-    _sleep = staticmethod(time.sleep)
-    _clock = staticmethod(time.monotonic)
-
-    @property
-    def name(self) -> str:
-        return "comfyui"
-
-    @property
-    def display_name(self) -> str:
-        return "ComfyUI (local)"
+    name = "comfyui"
+    display_name = "ComfyUI (local)"
+    default_base_url = "http://127.0.0.1:8188"
+    badge, tag = "local", "your ComfyUI server: bundled SDXL workflow or your own"
+    install_hint = START_HINT
+    accepts_seed, accepts_negative_prompt = True, True
+    accepts_sizes = ("any",)  # WIDTHxHEIGHT, multiples of 8
 
     def is_available(self) -> bool:
         # No key to detect: a configured base URL or an explicit choice says a server is meant to run.
@@ -86,70 +77,35 @@ class ComfyUIImageProvider(ImageGenProvider):
     def default_model(self) -> str:
         return DEFAULT_MODEL
 
-    def capabilities(self) -> dict[str, Any]:
-        return {
-            "modalities": ["text"],
-            "max_reference_images": 0,
-            "seed": True,
-            "negative_prompt": True,
-            "sizes": ["any"],  # WIDTHxHEIGHT, multiples of 8
-        }
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "ComfyUI (local)",
-            "badge": "local",
-            "tag": "your ComfyUI server: bundled SDXL workflow or your own",
-            "env_vars": [],
-            "install": START_HINT,
-        }
-
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        model = str(kwargs.pop("model", None) or configured_model(self.name, DEFAULT_MODEL))
-
-        def run(aspect: str) -> dict[str, Any]:
-            if image_url or reference_image_urls:
-                raise InvalidInputError("the comfyui provider's workflows are text-to-image only")
-            return self._generate(prompt, aspect, model, kwargs)
-
-        return answer_or_error(self.name, prompt, aspect_ratio, model, run)
-
-    def _generate(self, prompt: str, aspect: str, model: str, options: dict[str, Any]) -> dict[str, Any]:
-        prompt = (prompt or "").strip()
-        if not prompt:
-            raise InvalidInputError("prompt is required for image generation")
-        values = _values(prompt, aspect, model, options)
-        workflow = fill(load_workflow(options.get("workflow")), values)
-        base = str(config.get("image_gen.comfyui.base_url") or DEFAULT_BASE_URL).rstrip("/")
-        client = get_client(self.name)
-        timeout = float(config.get("image_gen.timeout", 120.0))
-        started = self._clock()
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        values = _values(request.prompt, request.aspect_ratio, request.model, request.options)
+        workflow = fill(load_workflow(request.options.get("workflow")), values)
+        base = self.base_url()
+        timeout = request.timeout_s
+        job = PolledJob(self.name, "ComfyUI", timeout_s=timeout, backoff=BACKOFF, label="comfyui")
         try:
             # Queuing twice would run the workflow twice: no retry once the POST was sent.
-            queued = _json(
-                client.request(
-                    "POST",
-                    f"{base}/prompt",
-                    json={"prompt": workflow, "client_id": uuid.uuid4().hex},
-                    timeout=min(timeout, 30.0),
-                    error_map=_error_for,
-                    retry=RETRY_UNSENT,
-                )
+            queued = self.send(
+                "POST",
+                f"{base}/prompt",
+                json={"prompt": workflow, "client_id": uuid.uuid4().hex},
+                timeout=min(timeout, 30.0),
+                error_map=_error_for,
             )
-            prompt_id = str(queued.get("prompt_id") or "")
+            prompt_id = str(self.json_answer(queued).get("prompt_id") or "")
             if not prompt_id:
                 raise ParseError("ComfyUI queued the prompt without a prompt_id", provider=self.name)
-            entry = self._wait(client, base, prompt_id, started, timeout)
+
+            def poll(**limits: float) -> Any:
+                history = self.send("GET", f"{base}/history/{prompt_id}", error_map=_error_for, **limits)
+                return self.json_answer(history).get(prompt_id)
+
+            def cancel() -> None:  # take the job off the queue: nobody waits for it any more
+                self.send("POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False)
+
+            entry = job.wait(poll, _finished, cancel=cancel)
             image = _first_image(entry)
-            data = client.request(
+            data = self.send(
                 "GET", f"{base}/view", params=image, timeout=min(timeout, 60.0), error_map=_error_for
             ).content
         except NetworkError as exc:  # connection refused: no server there (timeouts stay timeouts)
@@ -157,51 +113,14 @@ class ComfyUIImageProvider(ImageGenProvider):
                 f"ComfyUI is not reachable at {base} ({exc}); {START_HINT}", provider=self.name
             ) from exc
         path = save_bytes_image(data, prefix=self.name, extension=Path(image["filename"]).suffix or "png")
-        return success_response(
-            image=str(path),
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            extra={
-                "seed": values["seed"],
-                "steps": values["steps"],
-                "prompt_id": prompt_id,
-                "cost": {"usd": 0.0, "estimated": False},  # your own hardware
-            },
+        return self.answer(
+            request,
+            path,
+            seed=values["seed"],
+            steps=values["steps"],
+            prompt_id=prompt_id,
+            cost={"usd": 0.0, "estimated": False},  # your own hardware
         )
-
-    def _wait(self, client: Any, base: str, prompt_id: str, started: float, timeout: float) -> dict[str, Any]:
-        """Poll ``/history/<id>`` (``{}`` until done) within one deadline; the finished entry."""
-        from hermes_nb.provider_api import progress
-
-        interval = POLL_START
-        with progress(None, "comfyui") as bar:
-            while True:
-                left = timeout - (self._clock() - started)
-                if left <= 0:
-                    _cancel(client, base, prompt_id)
-                    raise TimeoutError_(
-                        f"ComfyUI did not finish within image_gen.timeout={timeout:g}s (the job was "
-                        'removed from the queue); raise it with hn.config.set("image_gen.timeout", 600)',
-                        provider=self.name,
-                    )
-                history = _json(
-                    client.request(
-                        "GET",
-                        f"{base}/history/{prompt_id}",
-                        # one poll gets at least MIN_POLL_TIMEOUT_S; the SDK's deadline bounds the whole call
-                        timeout=max(MIN_POLL_TIMEOUT_S, min(left, 30.0)),
-                        deadline=max(MIN_POLL_TIMEOUT_S, left),
-                        error_map=_error_for,
-                    )
-                )
-                entry = history.get(prompt_id)
-                bar.update()
-                if isinstance(entry, dict) and _finished(entry):
-                    return entry
-                self._sleep(max(0.0, min(interval, timeout - (self._clock() - started))))
-                interval = min(interval * POLL_FACTOR, POLL_MAX)
 
 
 def _values(prompt: str, aspect: str, model: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -280,8 +199,11 @@ def fill(graph: Any, values: dict[str, Any]) -> Any:
     return graph
 
 
-def _finished(entry: dict[str, Any]) -> bool:
-    """True once done; an execution error or interruption raises (naming the node)."""
+def _finished(entry: Any) -> dict[str, Any] | None:
+    """The history entry once done, ``None`` before; an execution error or interruption raises (naming
+    the node). ``/history/<id>`` answers ``{}`` until the prompt has run."""
+    if not isinstance(entry, dict):
+        return None
     status = _dict(entry.get("status"))
     state = str(status.get("status_str") or "")
     for message in status.get("messages") or []:
@@ -298,7 +220,8 @@ def _finished(entry: dict[str, Any]) -> bool:
             raise ProviderError("ComfyUI's run was interrupted (Cancel or /interrupt)", provider="comfyui")
     if state == "error":
         raise ProviderError("ComfyUI reported an error for this prompt", provider="comfyui")
-    return bool(status.get("completed")) or state == "success" or (not status and bool(entry.get("outputs")))
+    done = bool(status.get("completed")) or state == "success" or (not status and bool(entry.get("outputs")))
+    return entry if done else None
 
 
 def _first_image(entry: dict[str, Any]) -> dict[str, str]:
@@ -325,29 +248,9 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _cancel(client: Any, base: str, prompt_id: str) -> None:
-    try:
-        client.request("POST", f"{base}/queue", json={"delete": [prompt_id]}, timeout=5.0, retry=False)
-    except HermesError:
-        pass  # best effort: the timeout is what the user needs to hear about
-
-
-def _json(response: httpx.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError as exc:
-        raise ParseError("ComfyUI answered with invalid JSON", provider="comfyui") from exc
-    if not isinstance(body, dict):
-        raise ParseError("ComfyUI answered with JSON that is not an object", provider="comfyui")
-    return body
-
-
 def _error_for(response: httpx.Response) -> HermesError | None:
     """``/prompt`` 400s carry ``node_errors``: one line per node, kept in ``details["node_errors"]``."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
+    body = json_or_none(response)
     status = response.status_code
     if status == 403:
         return ProviderError(

@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
     ImageGenProvider,
+    ImageRequest,
+    ProviderError,
+    ProviderNotConfiguredError,
     config,
-    error_response,
     on_reset,
-    resolve_aspect_ratio,
     save_bytes_image,
-    success_response,
 )
 
 from .batching import Batcher, Job
@@ -64,13 +63,11 @@ def _multiple_of_8(value: float) -> int:
 class DiffusersImageProvider(ImageGenProvider):
     """Stable Diffusion / FLUX pipelines on this machine; seeds are reproducible."""
 
-    @property
-    def name(self) -> str:
-        return "diffusers"
-
-    @property
-    def display_name(self) -> str:
-        return "Diffusers (local)"
+    name = "diffusers"
+    display_name = "Diffusers (local)"
+    badge, tag = "local", "Stable Diffusion / FLUX on your own GPU or CPU"
+    install_hint = f"{INSTALL_HINT}, then hn.config.set('image_gen.diffusers.model', '<dir or hub id>')"
+    accepts_seed, accepts_negative_prompt = True, True
 
     def is_available(self) -> bool:
         # Installed libraries alone cannot generate anything: a local pipeline must be configured too,
@@ -81,100 +78,69 @@ class DiffusersImageProvider(ImageGenProvider):
         configured = config.get("image_gen.diffusers.model")
         return [{"id": str(configured), "display": "configured local pipeline"}] if configured else []
 
-    def default_model(self) -> str | None:
-        configured = config.get("image_gen.diffusers.model")
-        return str(configured) if configured else None
+    def resolve_model(self, model: str | None = None) -> str | None:
+        """Argument → ``image_gen.diffusers.model``: a local pipeline (``image_gen.model`` is a vendor's)."""
+        return str(model or config.get("image_gen.diffusers.model") or "") or None
 
-    def capabilities(self) -> dict[str, Any]:
-        return {"modalities": ["text"], "max_reference_images": 0, "seed": True, "negative_prompt": True}
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "Diffusers (local)",
-            "badge": "local",
-            "tag": "Stable Diffusion / FLUX on your own GPU or CPU",
-            "env_vars": [],
-            "install": f"{INSTALL_HINT}, then hn.config.set('image_gen.diffusers.model', '<dir or hub id>')",
-        }
-
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        aspect = resolve_aspect_ratio(aspect_ratio)
-        model = str(kwargs.pop("model", None) or config.get("image_gen.diffusers.model") or "")
-        prompt = (prompt or "").strip()
-
-        def fail(message: str, error_type: str) -> dict[str, Any]:
-            return error_response(
-                error=message,
-                error_type=error_type,
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
-            )
-
-        if not prompt:
-            return fail("prompt is required for image generation", "invalid_argument")
-        if image_url or reference_image_urls:
-            return fail("the diffusers provider does text-to-image only", "modality_unsupported")
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
         missing = _missing_dependencies()
         if missing:
-            return fail(f"diffusers needs {', '.join(missing)}: {INSTALL_HINT}", "missing_dependency")
+            raise _not_configured(
+                f"diffusers needs {', '.join(missing)}: {INSTALL_HINT}", "missing_dependency"
+            )
+        model = request.model
         if not model:
-            return fail(
-                "no local pipeline configured: hn.config.set('image_gen.diffusers.model', '<dir or hub id>')",
-                "not_configured",
+            raise _not_configured(
+                "no local pipeline configured: hn.config.set('image_gen.diffusers.model', '<dir or hub id>')"
             )
         try:
             pipe, device = _pipeline(model)
         except (OSError, ValueError) as exc:
-            return fail(
+            raise _not_configured(
                 f"could not load the pipeline {model!r} offline ({type(exc).__name__}: {exc}); give a "
-                "save_pretrained directory or a hub id that is already in the local cache",
-                "not_configured",
-            )
+                "save_pretrained directory or a hub id that is already in the local cache"
+            ) from exc
         import torch
 
-        seed = kwargs.get("seed")
+        options = request.options
+        seed = options.get("seed")
         seed = int(seed) if seed is not None else random.SystemRandom().randrange(2**31)
-        width, height = _size(pipe, aspect)
+        width, height = _size(pipe, request.aspect_ratio)
         tuning = ("num_inference_steps", "guidance_scale")
-        options = {name: kwargs[name] for name in tuning if kwargs.get(name) is not None}
-        job = Job(prompt, torch.Generator(device=device).manual_seed(seed), kwargs.get("negative_prompt"))
-        key = (model, device, width, height, tuple(sorted(options.items())))
+        settings = {name: options[name] for name in tuning if options.get(name) is not None}
+        job = Job(
+            request.prompt, torch.Generator(device=device).manual_seed(seed), options.get("negative_prompt")
+        )
+        key = (model, device, width, height, tuple(sorted(settings.items())))
         try:
             image = _batcher.submit(
-                key, job, _batch_size(), lambda group: _run_pipeline(pipe, group, width, height, options)
+                key, job, _batch_size(), lambda group: _run_pipeline(pipe, group, width, height, settings)
             )
-        except _EmptyOutputError:
-            return fail("the pipeline returned no image", "empty_response")
+        except _EmptyOutputError as exc:
+            raise self.no_image("the pipeline returned no image") from exc
         except (RuntimeError, ValueError, TypeError) as exc:
-            return fail(f"the pipeline failed: {type(exc).__name__}: {exc}", "provider_error")
+            raise ProviderError(
+                f"the pipeline failed: {type(exc).__name__}: {exc}",
+                provider=self.name,
+                details={"error_type": "provider_error"},
+            ) from exc
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
         path = save_bytes_image(buffer.getvalue(), prefix=self.name, extension="png")
-        return success_response(
-            image=str(path),
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            extra={
-                "seed": seed,
-                "width": width,
-                "height": height,
-                "device": device,
-                "num_inference_steps": options.get("num_inference_steps"),
-                "cost": {"usd": 0.0, "estimated": False},
-            },
+        return self.answer(
+            request,
+            path,
+            seed=seed,
+            width=width,
+            height=height,
+            device=device,
+            num_inference_steps=settings.get("num_inference_steps"),
+            cost={"usd": 0.0, "estimated": False},
         )
+
+
+def _not_configured(message: str, error_type: str = "not_configured") -> ProviderNotConfiguredError:
+    return ProviderNotConfiguredError(message, provider="diffusers", details={"error_type": error_type})
 
 
 def _pipeline(model: str) -> tuple[Any, str]:

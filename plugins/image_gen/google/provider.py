@@ -14,28 +14,20 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
+    ImageRequest,
     InvalidInputError,
-    ParseError,
     ProviderAuthError,
     ProviderError,
-    ProviderNotConfiguredError,
     RateLimitedError,
-    answer_or_error,
-    config,
-    configured_model,
-    get_client,
-    reference_sources,
+    json_or_none,
+    read_image_source,
     save_b64_image,
-    success_response,
 )
 
 KEY_ENVS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
-DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
 DEFAULT_MODEL = "gemini-3.1-flash-image"
 #: id → (label, USD per 1M input tokens, USD per 1M output image tokens) — list prices, estimates
 MODELS: dict[str, tuple[str, float, float]] = {
@@ -57,7 +49,6 @@ ASPECTS = {"landscape": "16:9", "square": "1:1", "portrait": "9:16"}
 RATIOS = ("1:1", "2:3", "3:2", "3:4", "4:3", "4:5", "5:4", "9:16", "16:9", "21:9")
 IMAGE_SIZES = ("1K", "2K", "4K")
 IMAGE_TOKENS_1K = 1120  # output tokens of one 1K image (Google's model page)
-MAX_REFERENCES = 14
 BLOCKED_FINISHES = (
     "IMAGE_SAFETY",
     "SAFETY",
@@ -73,16 +64,14 @@ BLOCKED_FINISHES = (
 class GoogleImageProvider(ImageGenProvider):
     """Gemini image models (generate and edit with up to 14 reference images)."""
 
-    @property
-    def name(self) -> str:
-        return "google"
-
-    @property
-    def display_name(self) -> str:
-        return "Google Gemini"
-
-    def is_available(self) -> bool:
-        return bool(config.resolve_key(*KEY_ENVS))
+    name = "google"
+    display_name = "Google Gemini"
+    key_env = KEY_ENVS
+    docs_url = "https://aistudio.google.com/apikey"
+    default_base_url = "https://generativelanguage.googleapis.com/v1beta"
+    badge, tag = "paid", "Gemini image models (Nano Banana) through generateContent"
+    max_reference_images = 14
+    accepts_seed, accepts_negative_prompt = False, False
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
@@ -95,62 +84,16 @@ class GoogleImageProvider(ImageGenProvider):
             for mid, (label, _in, out) in MODELS.items()
         ]
 
-    def default_model(self) -> str:
-        return DEFAULT_MODEL
-
-    def capabilities(self) -> dict[str, Any]:
-        return {
-            "modalities": ["text", "image"],
-            "max_reference_images": MAX_REFERENCES,
-            "seed": False,
-            "negative_prompt": False,
-        }
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "Google Gemini",
-            "badge": "paid",
-            "tag": "Gemini image models (Nano Banana) through generateContent",
-            "env_vars": [
-                {"key": name, "prompt": "Gemini API key", "url": "https://aistudio.google.com/apikey"}
-                for name in KEY_ENVS
-            ],
-        }
-
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        model = str(kwargs.pop("model", None) or configured_model(self.name, DEFAULT_MODEL))
-        sources = reference_sources(image_url, reference_image_urls)
-        return answer_or_error(
-            self.name, prompt, aspect_ratio, model,
-            lambda aspect: self._generate(prompt, aspect, model, sources, kwargs),
-        )  # fmt: skip
-
-    def _generate(
-        self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]
-    ) -> dict[str, Any]:
-        prompt = (prompt or "").strip()
-        if not prompt:
-            raise InvalidInputError("prompt is required for image generation")
-        model = model.removeprefix("models/")
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        options = request.options
+        model = request.model.removeprefix("models/")
         if model in RETIRED or model.startswith("imagen-"):
             successor = RETIRED.get(model, DEFAULT_MODEL)
             raise InvalidInputError(
                 f"{model} is retired on the Gemini API (Imagen :predict was switched off on 2026-08-17; "
                 f"Vertex AI still serves it); use {successor} instead"
             )
-        if len(sources) > MAX_REFERENCES:
-            raise InvalidInputError(
-                f"Gemini takes at most {MAX_REFERENCES} reference images, got {len(sources)}"
-            )
-        ratio = str(options.get("google_aspect_ratio") or ASPECTS[aspect])
+        ratio = str(options.get("google_aspect_ratio") or ASPECTS[request.aspect_ratio])
         if ratio not in RATIOS:
             raise InvalidInputError(f"Gemini aspect ratio {ratio!r} is not one of {', '.join(RATIOS)}")
         image_config: dict[str, Any] = {"aspectRatio": ratio}
@@ -159,55 +102,38 @@ class GoogleImageProvider(ImageGenProvider):
             if size not in IMAGE_SIZES:
                 raise InvalidInputError(f"image_size must be one of {', '.join(IMAGE_SIZES)}, got {size!r}")
             image_config["imageSize"] = size
-        key = config.resolve_key(*KEY_ENVS)
-        if not key:
-            raise ProviderNotConfiguredError(
-                "Gemini needs an API key: set GEMINI_API_KEY (or GOOGLE_API_KEY) or call "
-                "hn.config.set_key('GEMINI_API_KEY', ...)",
-                provider=self.name,
-            )
-        parts: list[dict[str, Any]] = [{"text": prompt}]
-        if sources:
-            from hermes_nb.provider_api import read_image_source
-
-            for source in sources:
-                image = read_image_source(source)
-                encoded = image.data_uri().split(",", 1)[1]
-                parts.append({"inlineData": {"mimeType": image.mime_type, "data": encoded}})
+        key = self.api_key()
+        parts: list[dict[str, Any]] = [{"text": request.prompt}]
+        for source in request.references:
+            image = read_image_source(source)
+            encoded = image.data_uri().split(",", 1)[1]
+            parts.append({"inlineData": {"mimeType": image.mime_type, "data": encoded}})
         body = {
             "contents": [{"role": "user", "parts": parts}],
             "generationConfig": {"responseModalities": ["IMAGE"], "imageConfig": image_config},
         }
-        base = str(config.get("image_gen.google.base_url") or DEFAULT_BASE_URL).rstrip("/")
         # Billed once generated: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
-            f"{base}/models/{model}:generateContent",
+            f"{self.base_url()}/models/{model}:generateContent",
             json=body,
             headers={"x-goog-api-key": key},
-            timeout=float(config.get("image_gen.timeout", 120.0)),
+            timeout=request.timeout_s,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        payload = _json(response)
+        payload = self.json_answer(response)
         inline, text = _image_part(payload)
         path = save_b64_image(
             str(inline["data"]), prefix=self.name, extension=_extension(inline.get("mimeType"))
         )
         usage = _obj(payload.get("usageMetadata"))
-        return success_response(
-            image=str(path),
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            modality="image" if sources else "text",
-            extra={
-                "google_aspect_ratio": ratio,
-                "text": text or None,
-                "usage": usage or None,
-                "cost": _cost(usage, model),
-            },
+        return self.answer(
+            request,
+            path,
+            google_aspect_ratio=ratio,
+            text=text or None,
+            usage=usage or None,
+            cost=_cost(usage, model),
         )
 
 
@@ -251,23 +177,10 @@ def _cost(usage: dict[str, Any], model: str) -> dict[str, Any] | None:
     return {"usd": round(usd, 6), "estimated": True}
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except ValueError as exc:
-        raise ParseError("Gemini answered with invalid JSON; try again", provider="google") from exc
-    if not isinstance(body, dict):
-        raise ParseError("Gemini answered with JSON that is not an object", provider="google")
-    return body
-
-
 def _error_for(response: httpx.Response) -> HermesError | None:
     """``{"error": {"code", "message", "status", "details": [{"reason", ...}]}}`` (google.rpc.Status)."""
     status = response.status_code
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
+    body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
         return None

@@ -14,25 +14,21 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
+    ImageRequest,
     InvalidInputError,
     ParseError,
     ProviderAuthError,
     ProviderError,
     ProviderNotConfiguredError,
     RateLimitedError,
-    answer_or_error,
     config,
-    configured_model,
-    get_client,
+    json_or_none,
     read_image_source,
-    reference_sources,
+    retry_after_s,
     save_b64_image,
-    success_response,
 )
 
 from . import auth, sse
@@ -45,7 +41,6 @@ HOST_MODEL = {"codex": "gpt-5.5", "api": "gpt-5"}  # the chat model that calls t
 SIZES = {"landscape": "1536x1024", "square": "1024x1024", "portrait": "1024x1536"}
 #: List prices per gpt-image-2 image (USD) at 1024x1024 / the 3:2 sizes (reference §2): estimates.
 PRICES = {"low": (0.006, 0.009), "medium": (0.053, 0.08), "high": (0.211, 0.32)}
-MAX_REFERENCES = 16
 TIMEOUT = 300.0
 INSTRUCTIONS = "Fulfil the request by calling the image_generation tool once; do not answer in text."
 NO_TOOL = "Tool choice 'image_generation' not found in 'tools' parameter."
@@ -55,13 +50,17 @@ TOOL_OPTIONS = ("size", "quality", "output_format", "output_compression", "backg
 class OpenAICodexImageProvider(ImageGenProvider):
     """gpt-image-2 tiers (``gpt-image-2-low|medium|high``) via the Codex login or an OpenAI API key."""
 
-    @property
-    def name(self) -> str:
-        return "openai-codex"
-
-    @property
-    def display_name(self) -> str:
-        return "OpenAI (Codex sign-in)"
+    name = "openai-codex"
+    display_name = "OpenAI (Codex sign-in)"
+    model_env = MODEL_ENV  # shared with the openai provider, as in Hermes
+    badge, tag = "subscription", "gpt-image-2 with your ChatGPT/Codex login, or an OpenAI API key"
+    install_hint = (
+        "sign in with `hermes auth codex` ($HERMES_HOME/auth.json), or set "
+        f"image_gen.provider to 'openai-codex' to use {auth.KEY_ENV}"
+    )
+    max_reference_images = 16
+    accepts_seed, accepts_negative_prompt = False, False
+    accepts_sizes = ("auto", "any")
 
     def is_available(self) -> bool:
         # A Codex login makes it available; OPENAI_API_KEY only when it is the chosen provider, so
@@ -84,56 +83,8 @@ class OpenAICodexImageProvider(ImageGenProvider):
     def default_model(self) -> str:
         return DEFAULT_MODEL
 
-    def resolve_model(self, model: str | None = None) -> str:
-        """Argument → ``OPENAI_IMAGE_MODEL`` → ``image_gen.openai-codex.model`` → ``image_gen.model``
-        → the default."""
-        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
-
-    def capabilities(self) -> dict[str, Any]:
-        return {
-            "modalities": ["text", "image"],
-            "max_reference_images": MAX_REFERENCES,
-            "seed": False,
-            "negative_prompt": False,
-            "sizes": ["auto", "any"],
-        }
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "OpenAI (Codex sign-in)",
-            "badge": "subscription",
-            "tag": "gpt-image-2 with your ChatGPT/Codex login, or an OpenAI API key",
-            "env_vars": [],
-            "install": "sign in with `hermes auth codex` ($HERMES_HOME/auth.json), or set "
-            f"image_gen.provider to 'openai-codex' to use {auth.KEY_ENV}",
-        }
-
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        model = self.resolve_model(kwargs.pop("model", None))
-        sources = reference_sources(image_url, reference_image_urls)
-        return answer_or_error(
-            self.name, prompt, aspect_ratio, model,
-            lambda aspect: self._generate(prompt, aspect, model, sources, kwargs),
-        )  # fmt: skip
-
-    def _generate(
-        self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]
-    ) -> dict[str, Any]:
-        prompt = (prompt or "").strip()
-        if not prompt:
-            raise InvalidInputError("prompt is required for image generation")
-        if len(sources) > MAX_REFERENCES:
-            raise InvalidInputError(
-                f"the image tool takes at most {MAX_REFERENCES} images, got {len(sources)}"
-            )
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        model, sources, options = request.model, request.references, request.options
         credential = auth.resolve()
         if credential is None or not credential.secret:
             problem = f"{credential.note}; or set {auth.KEY_ENV}" if credential else ""
@@ -146,14 +97,14 @@ class OpenAICodexImageProvider(ImageGenProvider):
         tool: dict[str, Any] = {
             "type": "image_generation",
             "model": API_MODEL,
-            "size": SIZES[aspect],
+            "size": SIZES[request.aspect_ratio],
             "quality": quality,
             "output_format": "png",
             "background": "opaque",
             "partial_images": int(options.get("partial_images", 1)),
         }
         tool.update({k: options[k] for k in TOOL_OPTIONS if options.get(k) is not None})
-        content: list[dict[str, Any]] = [{"type": "input_text", "text": prompt}]
+        content: list[dict[str, Any]] = [{"type": "input_text", "text": request.prompt}]
         content += [{"type": "input_image", "image_url": _image_url(s)} for s in sources]
         body = {
             "model": str(options.get("host_model") or HOST_MODEL[credential.mode]),
@@ -181,14 +132,13 @@ class OpenAICodexImageProvider(ImageGenProvider):
             if credential.account_id:
                 headers["ChatGPT-Account-ID"] = credential.account_id
         # The stream is read whole (the client caps its size); a started generation is never re-sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
             f"{credential.base_url}/responses",
             json=body,
             headers=headers,
-            timeout=max(float(config.get("image_gen.timeout", 120.0)), TIMEOUT),
+            timeout=max(request.timeout_s, TIMEOUT),
             error_map=lambda r: _error_for(r, credential.mode),
-            retry=RETRY_UNSENT,
             max_bytes=64 * 1024 * 1024,
         )
         outcome = sse.read(response.text)
@@ -201,23 +151,17 @@ class OpenAICodexImageProvider(ImageGenProvider):
         item = outcome.item
         size = str(item.get("size") or tool["size"])
         path = save_b64_image(image_b64, prefix=self.name, extension=str(tool["output_format"]))
-        return success_response(
-            image=str(path),
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            modality="image" if sources else "text",
-            extra={
-                "size": size,
-                "quality": item.get("quality") or quality,
-                "revised_prompt": item.get("revised_prompt"),
-                "auth": "codex" if credential.mode == "codex" else "api_key",
-                "partial_images": outcome.partials,
-                "final_image": bool(outcome.image_b64),
-                "usage": outcome.usage or None,
-                "cost": _cost(credential.mode, str(item.get("quality") or quality), size),
-            },
+        return self.answer(
+            request,
+            path,
+            size=size,
+            quality=item.get("quality") or quality,
+            revised_prompt=item.get("revised_prompt"),
+            auth="codex" if credential.mode == "codex" else "api_key",
+            partial_images=outcome.partials,
+            final_image=bool(outcome.image_b64),
+            usage=outcome.usage or None,
+            cost=_cost(credential.mode, str(item.get("quality") or quality), size),
         )
 
 
@@ -263,10 +207,7 @@ def _stream_error(error: dict[str, Any]) -> HermesError:
 
 def _error_for(response: httpx.Response, mode: str) -> HermesError | None:
     """HTTP errors before the stream: the missing tool, bad logins/keys, moderation, limits."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
+    body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
     error = error if isinstance(error, dict) else {}
     message = str(error.get("message") or (body or {}).get("detail") or f"HTTP {response.status_code}")
@@ -284,9 +225,9 @@ def _error_for(response: httpx.Response, mode: str) -> HermesError | None:
         fix = auth.SIGN_IN_HINT if mode == "codex" else f"check {auth.KEY_ENV}"
         return ProviderAuthError(f"OpenAI rejected the credentials ({message}); {fix}", **kw)
     if status == 429:
-        retry_after = response.headers.get("retry-after")
-        wait = float(retry_after) if retry_after and retry_after.replace(".", "", 1).isdigit() else None
-        return RateLimitedError(f"OpenAI rate/usage limit: {message}", retry_after=wait, **kw)
+        return RateLimitedError(
+            f"OpenAI rate/usage limit: {message}", retry_after=retry_after_s(response), **kw
+        )
     if status in (400, 404, 422):
         return InvalidInputError(f"the Responses API refused the request: {message}", **kw)
     return None

@@ -8,32 +8,22 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
+    ImageRequest,
     InvalidInputError,
-    ParseError,
     ProviderAuthError,
     ProviderError,
-    ProviderNotConfiguredError,
-    RateLimitedError,
-    answer_or_error,
-    config,
-    configured_model,
-    error_response,
-    get_client,
+    json_or_none,
     save_b64_image,
-    success_response,
+    vendor_error,
 )
 
 KEY_ENV = "OPENAI_API_KEY"
 MODEL_ENV = "OPENAI_IMAGE_MODEL"
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 API_MODEL = "gpt-image-2"
 DEFAULT_MODEL = "gpt-image-2-medium"
-MAX_REFERENCES = 16
 SIZES = {"landscape": "1536x1024", "square": "1024x1024", "portrait": "1024x1536"}
 TIERS = ("low", "medium", "high")
 #: Dated list prices per image (USD) at 1024x1024 / the 3:2 sizes; estimates, not invoices.
@@ -57,16 +47,16 @@ def _today() -> _dt.date:
 class OpenAIImageProvider(ImageGenProvider):
     """gpt-image-2 with Hermes's virtual tiers ``gpt-image-2-low|medium|high`` (→ ``quality``)."""
 
-    @property
-    def name(self) -> str:
-        return "openai"
-
-    @property
-    def display_name(self) -> str:
-        return "OpenAI"
-
-    def is_available(self) -> bool:
-        return bool(config.resolve_key(KEY_ENV))
+    name = "openai"
+    display_name = "OpenAI"
+    key_env = KEY_ENV
+    model_env = MODEL_ENV  # OPENAI_IMAGE_MODEL wins over image_gen.openai.model, as in Hermes
+    docs_url = "https://platform.openai.com/api-keys"
+    default_base_url = "https://api.openai.com/v1"
+    badge, tag = "paid", "gpt-image-2 at low / medium / high quality"
+    max_reference_images = 16
+    accepts_seed, accepts_negative_prompt = False, False
+    accepts_sizes = ("auto", "any")  # gpt-image-2 takes any WxH (÷16, 1:3–3:1, ≤3840x2160)
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
@@ -81,103 +71,30 @@ class OpenAIImageProvider(ImageGenProvider):
     def default_model(self) -> str:
         return DEFAULT_MODEL
 
-    def resolve_model(self, model: str | None = None) -> str:
-        """Argument → ``OPENAI_IMAGE_MODEL`` → ``image_gen.openai.model`` → ``image_gen.model`` → default."""
-        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
-
-    def capabilities(self) -> dict[str, Any]:
-        return {
-            "modalities": ["text", "image"],
-            "max_reference_images": MAX_REFERENCES,
-            "seed": False,
-            "negative_prompt": False,
-            "sizes": ["auto", "any"],  # gpt-image-2 takes any WxH (÷16, 1:3–3:1, ≤3840x2160)
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        api_model, quality = _api_model(request.model)
+        key = self.api_key()
+        body: dict[str, Any] = {
+            "model": api_model,
+            "prompt": request.prompt,
+            "n": 1,
+            "size": SIZES[request.aspect_ratio],
         }
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "OpenAI",
-            "badge": "paid",
-            "tag": "gpt-image-2 at low / medium / high quality",
-            "env_vars": [
-                {"key": KEY_ENV, "prompt": "OpenAI API key", "url": "https://platform.openai.com/api-keys"}
-            ],
-        }
-
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        model = self.resolve_model(kwargs.pop("model", None))
-        return answer_or_error(
-            self.name, prompt, aspect_ratio, model,
-            lambda aspect: self._generate(prompt, aspect, model, image_url, reference_image_urls, kwargs),
-        )  # fmt: skip
-
-    def _generate(
-        self,
-        prompt: str,
-        aspect: str,
-        model: str,
-        image_url: str | None,
-        references: list[str] | None,
-        options: dict[str, Any],
-    ) -> dict[str, Any]:
-        prompt = (prompt or "").strip()
-        if not prompt:
-            raise InvalidInputError("prompt is required for image generation")
-        api_model, quality = _api_model(model)
-        key = config.resolve_key(KEY_ENV)
-        if not key:
-            raise ProviderNotConfiguredError(
-                f"OpenAI images need an API key: set {KEY_ENV} or call hn.config.set_key('{KEY_ENV}', ...)",
-                provider=self.name,
-            )
-        body: dict[str, Any] = {"model": api_model, "prompt": prompt, "n": 1, "size": SIZES[aspect]}
         if quality:
             body["quality"] = quality
-        body.update({k: options[k] for k in PASS_THROUGH if options.get(k) is not None})
-        sources = [s for s in [image_url, *(references or [])] if s]
-        if len(sources) > MAX_REFERENCES:
-            raise InvalidInputError(f"OpenAI edits take at most {MAX_REFERENCES} images, got {len(sources)}")
-        base = str(config.get("image_gen.openai.base_url") or DEFAULT_BASE_URL).rstrip("/")
-        client = get_client(self.name)
-        headers = {"Authorization": f"Bearer {key}"}
-        timeout = float(config.get("image_gen.timeout", 120.0))
+        body.update({k: request.options[k] for k in PASS_THROUGH if request.options.get(k) is not None})
+        base = self.base_url()
         # A generation POST is billed once the server starts: never retried after it was sent.
-        if sources:
-            files = _upload_files(sources)
-            form = {k: str(v) for k, v in body.items()}
-            response = client.request(
-                "POST",
-                f"{base}/images/edits",
-                data=form,
-                files=files,
-                headers=headers,
-                timeout=timeout,
-                error_map=_error_for,
-                retry=RETRY_UNSENT,
-            )
+        sent: dict[str, Any] = {"headers": {"Authorization": f"Bearer {key}"}, "timeout": request.timeout_s}
+        if request.references:
+            sent.update(data={k: str(v) for k, v in body.items()}, files=_upload_files(request.references))
+            url = f"{base}/images/edits"
         else:
-            response = client.request(
-                "POST",
-                f"{base}/images/generations",
-                json=body,
-                headers=headers,
-                timeout=timeout,
-                error_map=_error_for,
-                retry=RETRY_UNSENT,
-            )
-        try:
-            payload = response.json()
-        except ValueError as exc:
-            raise ParseError("OpenAI answered with invalid JSON; try again", provider=self.name) from exc
-        items = payload.get("data") if isinstance(payload, dict) else None
+            sent.update(json=body)
+            url = f"{base}/images/generations"
+        response = self.send("POST", url, error_map=_error_for, **sent)
+        payload = self.json_answer(response)
+        items = payload.get("data")
         first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
         if first.get("b64_json"):
             image = str(
@@ -188,29 +105,15 @@ class OpenAIImageProvider(ImageGenProvider):
         elif first.get("url"):
             image = str(first["url"])  # dall-e style URL: the SDK downloads it at once
         else:
-            return error_response(
-                error="OpenAI returned no image",
-                error_type="empty_response",
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
-            )
-        usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else None
-        return success_response(
-            image=image,
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            modality="image" if sources else "text",
-            extra={
-                "size": payload.get("size") or body["size"],
-                "quality": payload.get("quality") or body.get("quality"),
-                "revised_prompt": first.get("revised_prompt"),
-                "usage": usage,
-                "cost": _estimate_cost(str(body.get("quality") or ""), str(body["size"])),
-            },
+            raise self.no_image("OpenAI returned no image")
+        return self.answer(
+            request,
+            image,
+            size=payload.get("size") or body["size"],
+            quality=payload.get("quality") or body.get("quality"),
+            revised_prompt=first.get("revised_prompt"),
+            usage=payload.get("usage") if isinstance(payload.get("usage"), dict) else None,
+            cost=_estimate_cost(str(body.get("quality") or ""), str(body["size"])),
         )
 
 
@@ -250,10 +153,7 @@ def _upload_files(sources: list[str]) -> list[tuple[str, tuple[str, bytes, str]]
 
 def _error_for(response: httpx.Response) -> HermesError | None:
     """OpenAI's error body: moderation refusals are content policy, not a generic 400."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None
+    body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
         return None
@@ -264,9 +164,9 @@ def _error_for(response: httpx.Response) -> HermesError | None:
         return ContentPolicyError(
             f"OpenAI's safety system rejected the request: {message}", provider="openai", status=status
         )
-    if status == 401 or code == "invalid_api_key":
+    if code == "invalid_api_key":  # whatever status it came with
         return ProviderAuthError(
-            f"OpenAI rejected the API key ({message}); check {KEY_ENV}", provider="openai", status=status
+            f"OpenAI rejected the key ({message}); check {KEY_ENV}", provider="openai", status=status
         )
     if status == 429 and code == "insufficient_quota":
         return ProviderError(
@@ -274,16 +174,6 @@ def _error_for(response: httpx.Response) -> HermesError | None:
             provider="openai",
             status=status,
         )
-    if status == 429:
-        retry_after = response.headers.get("retry-after")
-        return RateLimitedError(
-            f"OpenAI rate limit: {message}",
-            provider="openai",
-            status=status,
-            retry_after=float(retry_after)
-            if retry_after and retry_after.replace(".", "", 1).isdigit()
-            else None,
-        )
-    if status in (400, 404):
-        return InvalidInputError(f"OpenAI refused the request: {message}", provider="openai", status=status)
-    return None
+    return vendor_error(
+        response, message, provider="openai", vendor="OpenAI", key_env=KEY_ENV, refused=(400, 404)
+    )

@@ -8,31 +8,23 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    DEFAULT_ASPECT_RATIO,
-    RETRY_UNSENT,
     ContentPolicyError,
     HermesError,
     ImageGenProvider,
+    ImageRequest,
     InvalidInputError,
-    ParseError,
     ProviderAuthError,
-    ProviderNotConfiguredError,
-    RateLimitedError,
-    answer_or_error,
     config,
-    configured_model,
-    error_response,
-    get_client,
-    reference_sources,
+    json_or_none,
+    read_image_source,
     save_b64_image,
-    success_response,
+    vendor_error,
 )
 
 KEY_ENV = "XAI_API_KEY"
 MODEL_ENV = "XAI_IMAGE_MODEL"
 BASE_URL_ENV = "XAI_BASE_URL"
-DEFAULT_BASE_URL = "https://api.x.ai/v1"
-DEFAULT_MODEL = "grok-imagine-image"
+#: id → (label, USD per image); the first is the default model
 MODELS = {
     "grok-imagine-image": ("Grok Imagine", 0.02),
     "grok-imagine-image-quality": ("Grok Imagine (quality)", 0.05),
@@ -44,23 +36,21 @@ RETIRED = {
     "grok-imagine-image-pro": "grok-imagine-image-quality",
 }
 ASPECTS = {"landscape": "16:9", "square": "1:1", "portrait": "9:16"}
-MAX_REFERENCES = 3
 USD_PER_TICK = 1e-10  # usage.cost_in_usd_ticks unit (xai_sdk)
 
 
 class XAIImageProvider(ImageGenProvider):
     """Grok Imagine; asks for base64 so that nothing depends on xAI's short-lived URLs."""
 
-    @property
-    def name(self) -> str:
-        return "xai"
-
-    @property
-    def display_name(self) -> str:
-        return "xAI Grok Imagine"
-
-    def is_available(self) -> bool:
-        return bool(config.resolve_key(KEY_ENV))
+    name = "xai"
+    display_name = "xAI Grok Imagine"
+    key_env = KEY_ENV
+    model_env = MODEL_ENV
+    docs_url = "https://console.x.ai/"
+    default_base_url = "https://api.x.ai/v1"
+    badge, tag = "paid", "grok-imagine-image and -quality"
+    max_reference_images = 3
+    accepts_seed, accepts_negative_prompt = False, False
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
@@ -68,68 +58,25 @@ class XAIImageProvider(ImageGenProvider):
             for mid, (label, price) in MODELS.items()
         ]
 
-    def default_model(self) -> str:
-        return DEFAULT_MODEL
-
-    def resolve_model(self, model: str | None = None) -> str:
-        """Argument → ``XAI_IMAGE_MODEL`` → ``image_gen.xai.model`` → ``image_gen.model`` → default."""
-        return str(model or configured_model(self.name, DEFAULT_MODEL, env=MODEL_ENV))
-
     def capabilities(self) -> dict[str, Any]:
-        return {
-            "modalities": ["text", "image"],
-            "max_reference_images": MAX_REFERENCES,
-            "max_source_images": MAX_REFERENCES,
-            "seed": False,
-            "negative_prompt": False,
-        }
+        return {**super().capabilities(), "max_source_images": self.max_reference_images}  # Hermes's xai key
 
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {
-            "name": "xAI Grok Imagine",
-            "badge": "paid",
-            "tag": "grok-imagine-image and -quality",
-            "env_vars": [{"key": KEY_ENV, "prompt": "xAI API key", "url": "https://console.x.ai/"}],
-        }
+    def base_url(self) -> str:
+        """``image_gen.xai.base_url``, then ``XAI_BASE_URL`` (Hermes's variable), then xAI's API."""
+        configured = config.get("image_gen.xai.base_url") or os.environ.get(BASE_URL_ENV, "").strip()
+        return str(configured or self.default_base_url).rstrip("/")
 
-    def generate(
-        self,
-        prompt: str,
-        aspect_ratio: str = DEFAULT_ASPECT_RATIO,
-        *,
-        image_url: str | None = None,
-        reference_image_urls: list[str] | None = None,
-        **kwargs: Any,
-    ) -> dict[str, Any]:
-        model = self.resolve_model(kwargs.pop("model", None))
-        sources = reference_sources(image_url, reference_image_urls)
-        return answer_or_error(
-            self.name, prompt, aspect_ratio, model,
-            lambda aspect: self._generate(prompt, aspect, model, sources, kwargs),
-        )  # fmt: skip
-
-    def _generate(
-        self, prompt: str, aspect: str, model: str, sources: list[str], options: dict[str, Any]
-    ) -> dict[str, Any]:
-        prompt = (prompt or "").strip()
-        if not prompt:
-            raise InvalidInputError("prompt is required for image generation")
+    def _generate(self, request: ImageRequest) -> dict[str, Any]:
+        model, sources, options = request.model, request.references, request.options
         if model in RETIRED:
             raise InvalidInputError(f"xAI retired {model}; use {RETIRED[model]} instead")
-        if len(sources) > MAX_REFERENCES:
-            raise InvalidInputError(f"xAI edits take at most {MAX_REFERENCES} images, got {len(sources)}")
-        key = config.resolve_key(KEY_ENV)
-        if not key:
-            raise ProviderNotConfiguredError(
-                f"xAI images need an API key: set {KEY_ENV} or call hn.config.set_key('{KEY_ENV}', ...)",
-                provider=self.name,
-            )
+        key = self.api_key()
         body: dict[str, Any] = {
             "model": model,
-            "prompt": prompt,
+            "prompt": request.prompt,
             "n": 1,
             "response_format": "b64_json",
-            "aspect_ratio": options.get("xai_aspect_ratio") or ASPECTS[aspect],
+            "aspect_ratio": options.get("xai_aspect_ratio") or ASPECTS[request.aspect_ratio],
         }
         resolution = options.get("resolution") or config.get("image_gen.xai.resolution")
         if resolution:
@@ -138,34 +85,23 @@ class XAIImageProvider(ImageGenProvider):
             body["quality"] = str(options["quality"])
         path = "/images/generations"
         if sources:
-            from hermes_nb.provider_api import read_image_source
-
             images = [{"url": read_image_source(s).data_uri(), "type": "image_url"} for s in sources]
             if len(images) == 1:
                 body["image"] = images[0]
             else:
                 body["images"] = images
             path = "/images/edits"
-        base = str(
-            config.get("image_gen.xai.base_url")
-            or os.environ.get(BASE_URL_ENV, "").strip()
-            or DEFAULT_BASE_URL
-        ).rstrip("/")
         # Billed once started: the POST is not retried after it was sent.
-        response = get_client(self.name).request(
+        response = self.send(
             "POST",
-            f"{base}{path}",
+            f"{self.base_url()}{path}",
             json=body,
             headers={"Authorization": f"Bearer {key}"},
-            timeout=float(config.get("image_gen.timeout", 120.0)),
+            timeout=request.timeout_s,
             error_map=_error_for,
-            retry=RETRY_UNSENT,
         )
-        try:
-            payload = response.json()
-        except ValueError as exc:
-            raise ParseError("xAI answered with invalid JSON; try again", provider=self.name) from exc
-        items = payload.get("data") if isinstance(payload, dict) else None
+        payload = self.json_answer(response)
+        items = payload.get("data")
         first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
         if first.get("b64_json"):
             image = str(save_b64_image(str(first["b64_json"]), prefix=self.name, extension="jpg"))
@@ -173,28 +109,15 @@ class XAIImageProvider(ImageGenProvider):
             # Ephemeral URL (Hermes #13): the SDK downloads it before returning, never hands it out.
             image = str(first["url"])
         else:
-            return error_response(
-                error="xAI returned no image",
-                error_type="empty_response",
-                provider=self.name,
-                model=model,
-                prompt=prompt,
-                aspect_ratio=aspect,
-            )
+            raise self.no_image("xAI returned no image")
         usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
-        return success_response(
-            image=image,
-            model=model,
-            prompt=prompt,
-            aspect_ratio=aspect,
-            provider=self.name,
-            modality="image" if sources else "text",
-            extra={
-                "xai_aspect_ratio": body["aspect_ratio"],
-                "revised_prompt": first.get("revised_prompt"),
-                "usage": usage or None,
-                "cost": _cost(usage, model),
-            },
+        return self.answer(
+            request,
+            image,
+            xai_aspect_ratio=body["aspect_ratio"],
+            revised_prompt=first.get("revised_prompt"),
+            usage=usage or None,
+            cost=_cost(usage, model),
         )
 
 
@@ -209,10 +132,7 @@ def _cost(usage: dict[str, Any], model: str) -> dict[str, Any] | None:
 
 def _error_for(response: httpx.Response) -> HermesError | None:
     """xAI reports a bad key as HTTP 400; its only distinguishing field is the documented message."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None
+    body = json_or_none(response)
     if not isinstance(body, dict):
         return None
     message = str(body.get("error") or body.get("message") or f"HTTP {response.status_code}")
@@ -224,8 +144,4 @@ def _error_for(response: httpx.Response) -> HermesError | None:
         return ContentPolicyError(
             f"xAI content moderation refused the prompt: {message}", provider="xai", status=status
         )
-    if status == 429:
-        return RateLimitedError(f"xAI rate limit: {message}", provider="xai", status=status)
-    if status in (400, 404, 422):
-        return InvalidInputError(f"xAI refused the request: {message}", provider="xai", status=status)
-    return None
+    return vendor_error(response, message, provider="xai", vendor="xAI", key_env=KEY_ENV)
