@@ -57,6 +57,10 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "plugins.entries.<plugin>.granted_capabilities": ([], "Capabilities granted to a plugin (has_capability)."),
     "security.allow_lazy_installs": (True, "Let lazy_deps.ensure() pip-install allow-listed packages."),
     "security.allow_private_urls": (False, "Let extract/crawl/image downloads reach private addresses."),
+    "security.private_origins": (
+        [],
+        "Origins (http://host:port) let through the private-URL guard; use_emulator lists its own.",
+    ),
     "cache.mode": ("read_write", "read_write | replay | refresh | off."),
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
     "cache.replay_file": (None, "Cassette to replay (like HERMES_NB_REPLAY): no network, a miss is CACHE_MISS."),

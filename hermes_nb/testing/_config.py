@@ -77,7 +77,9 @@ class _Applied:
         self._saved_keys: dict[str, str | None] = {}
         self._undone = False
         settings: dict[str, Any] = {key: emu.base_url(name) for key, name in _config_keys(providers).items()}
-        settings["security.allow_private_urls"] = True
+        listed = config.get("security.private_origins") or []
+        listed = [o.strip() for o in listed.split(",")] if isinstance(listed, str) else list(listed)
+        settings["security.private_origins"] = [*listed, emu.url] if emu.url not in listed else listed
         for key, value in settings.items():
             current = config.effective(key)
             self._saved_config[key] = (current.source == "runtime", current.value)
@@ -121,10 +123,10 @@ def use_emulator(emu: Emulator | str, providers: Iterable[str] | None = None) ->
     (``use_emulator("http://127.0.0.1:8877")`` after ``hermes-nb emulate --port 8877``).
 
     Sets ``web.<name>.base_url`` / ``image_gen.<name>.base_url``, valid fake keys
-    (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and
-    ``security.allow_private_urls=True`` — this turns the private-URL (SSRF) guard OFF so that
-    extract, crawl and image downloads can reach the emulator's loopback pages; do not leave it on
-    outside tests. Use as ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
+    (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and adds the emulator's own
+    origin (``http://127.0.0.1:<port>``) to ``security.private_origins`` so that extract, crawl and
+    image downloads reach its loopback pages; every other private or loopback address stays refused
+    by the URL guard (``security.allow_private_urls`` is not touched). Use as ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
     """
     names = list(dict.fromkeys(providers if providers is not None else [*WEB_PROVIDERS, *IMAGE_PROVIDERS]))
     unknown = [n for n in names if n not in WEB_PROVIDERS and n not in IMAGE_PROVIDERS]
@@ -143,7 +145,7 @@ def serve(
     try:
         print(f"hermes_nb provider emulator on {emu.url} (loopback only; Ctrl-C stops it)")
         print("In a notebook:\n    from hermes_nb.testing import use_emulator")
-        print(f"    use_emulator({emu.url!r})  # base URLs, fake keys, loopback pages allowed")
+        print(f"    use_emulator({emu.url!r})  # base URLs, fake keys, the emulator's own pages allowed")
         print(f"Pages for extract and crawl: {emu.page_url('/site/')}", flush=True)
         waiter = stop or threading.Event()
         try:
