@@ -42,6 +42,7 @@ __all__ = [
     "ConfigValue",
     "consistent",
     "get_hermes_home",
+    "bundled_plugins_dir",
     "load_config",
     "file_config",
     "get",
@@ -75,6 +76,18 @@ class ConfigValue:
 
     def __str__(self) -> str:
         return f"{self.key} = {self.value!r}  ({self.source})"
+
+
+def bundled_plugins_dir() -> Path | None:
+    """``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins`` (wheel), else repo ``plugins/``."""
+    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
+    if override:
+        return Path(override).expanduser()
+    package = Path(__file__).resolve().parent  # hermes_nb/
+    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
+        if candidate.is_dir():
+            return candidate
+    return None
 
 
 def get_hermes_home() -> Path:

@@ -20,7 +20,7 @@ class _Secret(BaseHTTPRequestHandler):
 
     hits = 0
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         type(self).hits += 1
         body = b"<html><body><h1>Private</h1><p>internal secret page</p></body></html>"
         self.send_response(200)

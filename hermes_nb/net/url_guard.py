@@ -151,7 +151,7 @@ def _reset() -> None:
 
 
 def _origin_of(text: str) -> tuple[str, str, int] | None:
-    """``(scheme, host, port)`` of an ``http(s)://host[:port]`` string, host normalised; None if it is not one."""
+    """``(scheme, host, port)`` of an ``http(s)://host[:port]`` string (host normalised), else None."""
     try:
         parts = urlsplit(text.strip())
         port = parts.port
