@@ -241,7 +241,8 @@ def _load(folder: Path, manifest_file: Path, rel: tuple[str, ...]) -> FakePlugin
             return _cache[cache_key]
         data = _read_manifest(manifest_file)
         plugin = str(data.get("name") or folder.name)
-        section, providers = "web", ()
+        section: str = "web"
+        providers: tuple[str, ...] = ()
         for field_name, field_section in _SECTIONS.items():
             names = _names(data.get(field_name))
             if names:
