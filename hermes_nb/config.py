@@ -4,7 +4,7 @@ Order for a config value (first wins):
 
 1. runtime overrides (``hn.config.set(key, value)``, ``%hermes config set``) for this process;
 2. ``$HERMES_HOME/config.yaml`` (Hermes's file and keys);
-3. the documented default in ``KNOWN_KEYS``.
+3. the documented default in ``KNOWN_KEYS``, or in the ``settings:`` of the plugin that declares the key.
 
 Order for a secret (``resolve_key``), after simonw/llm's ``get_key``:
 
@@ -233,7 +233,8 @@ def _default(key: str) -> Any:
         pattern = f"{parts[0]}.<name>.{parts[2]}"
         if pattern in KNOWN_KEYS:
             return _copy(KNOWN_KEYS[pattern][0])
-    return None
+    setting = services.plugin_settings().get(key)  # a key a plugin declares in its plugin.yaml
+    return _copy(setting.default) if setting is not None else None
 
 
 def effective(key: str) -> ConfigValue:
@@ -308,6 +309,7 @@ def show() -> list[ConfigValue]:
     """Every known or set key with its effective value and source; secrets are masked."""
     data = _read_home("config.yaml", _parse_yaml) or {}
     keys = {k for k in KNOWN_KEYS if "<name>" not in k}
+    keys |= builtins.set(services.plugin_settings())
     keys |= builtins.set(_flatten(data))
     with _lock:
         keys |= builtins.set(_overrides)
