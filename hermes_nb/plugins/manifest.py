@@ -243,7 +243,7 @@ def _setting(item: Any, where: Path | str, plugin: str) -> Setting:
     default = item.get("default")
     if default is not None and not setting_accepts(types, default):
         raise ManifestError(
-            f"{where}: the default of setting {key!r} is {default!r}, which is not a {' or '.join(types)}"
+            f"{where}: the default of setting {key!r} is {default!r}, which is not of type {' or '.join(types)}"
         )
     raw_choices = item.get("choices")
     if raw_choices is not None and (not isinstance(raw_choices, list) or not raw_choices):
