@@ -243,14 +243,17 @@ def _setting(item: Any, where: Path | str, plugin: str) -> Setting:
     default = item.get("default")
     if default is not None and not setting_accepts(types, default):
         raise ManifestError(
-            f"{where}: the default of setting {key!r} is {default!r}, which is not of type {' or '.join(types)}"
+            f"{where}: the default of setting {key!r} is {default!r}, "
+            f"which is not of type {' or '.join(types)}"
         )
     raw_choices = item.get("choices")
     if raw_choices is not None and (not isinstance(raw_choices, list) or not raw_choices):
         raise ManifestError(f"{where}: 'choices' of setting {key!r} must be a non-empty list of values")
     choices = tuple(raw_choices or ())
     if choices and default is not None and default not in choices:
-        raise ManifestError(f"{where}: the default of setting {key!r} ({default!r}) is not one of its choices")
+        raise ManifestError(
+            f"{where}: the default of setting {key!r} ({default!r}) is not one of its choices"
+        )
     return Setting(key, default, doc.strip(), types, choices, plugin)
 
 
