@@ -65,24 +65,36 @@ def _known() -> dict[str, Any]:
     return {**config.KNOWN_KEYS, **{key: (s.default, s.doc) for key, s in settings.items()}}
 
 
+def _plugin_setting(pattern: str) -> Setting | None:
+    """The plugin setting ``pattern`` is (core keys never ask: checking them discovers no plugins)."""
+    return None if pattern in config.KNOWN_KEYS else plugin_settings().get(pattern)
+
+
 def _sections() -> set[str]:
     return {key.split(".", 1)[0] for key in _known()}
 
 
 def _pattern_of(key: str) -> str | None:
     """The known key or pattern ``key`` is an instance of, or None."""
-    known_keys = _known()
-    if key in known_keys:
+    core = _core_pattern_of(key)
+    if core is not None:
+        return core
+    parts = key.split(".")
+    if len(parts) > 4 and parts[:2] == ["plugins", "entries"] and parts[3] == "settings":
+        return "plugins.entries.<plugin>.settings.*"  # inside a plugin's own settings: the plugin's business
+    return key if key in plugin_settings() else None
+
+
+def _core_pattern_of(key: str) -> str | None:
+    if key in config.KNOWN_KEYS:
         return key
     parts = key.split(".")
-    for known in known_keys:
+    for known in config.KNOWN_KEYS:
         pattern = known.split(".")
         if len(pattern) == len(parts) and all(
             p == k or (p.startswith("<") and p.endswith(">")) for p, k in zip(pattern, parts, strict=True)
         ):
             return known
-    if len(parts) > 4 and parts[:2] == ["plugins", "entries"] and parts[3] == "settings":
-        return "plugins.entries.<plugin>.settings.*"  # inside a plugin's own settings: the plugin's business
     return None
 
 
@@ -114,12 +126,13 @@ def _describe(types: tuple[type, ...]) -> str:
 def _expected(pattern: str) -> tuple[type, ...] | None:
     if pattern in _TYPES:
         return _TYPES[pattern]
-    setting = plugin_settings().get(pattern)
+    setting = _plugin_setting(pattern)
     if setting is not None and setting.types:
         types = [t for name in setting.types for t in _SETTING_TYPES[name]]
         return tuple(dict.fromkeys(types))
-    known_keys = _known()
-    default = known_keys[pattern][0] if pattern in known_keys else None
+    default = setting.default if setting is not None else (
+        config.KNOWN_KEYS[pattern][0] if pattern in config.KNOWN_KEYS else None
+    )
     if default is None:
         return None
     if isinstance(default, bool):
@@ -144,7 +157,7 @@ def _check_value(key: str, pattern: str, value: Any) -> None:
         )
     if types == _NUMBER and key.rsplit(".", 1)[-1] in ("timeout", "deadline", "ttl") and value <= 0:
         raise InvalidInputError(f"config {key} must be a positive number of seconds, got {value!r}")
-    setting = plugin_settings().get(pattern)
+    setting = _plugin_setting(pattern)
     choices = _CHOICES.get(pattern) or (setting.choices if setting is not None else ())
     if choices and value not in choices:
         raise InvalidInputError(f"config {key} must be one of {', '.join(map(str, choices))}, got {value!r}")
@@ -167,7 +180,8 @@ def _check_provider(key: str, value: Any, kind: str) -> None:
 
 def check_setting(key: str, value: Any, *, providers: bool = False) -> None:
     """Raise ``InvalidInputError`` when setting ``key`` to ``value`` would break something later."""
-    if key.split(".", 1)[0] not in _sections():
+    section = key.split(".", 1)[0]
+    if section not in {k.split(".", 1)[0] for k in config.KNOWN_KEYS} and section not in _sections():
         return  # not one of our sections: Hermes's own configuration
     pattern = _pattern_of(key)
     if pattern is None:
