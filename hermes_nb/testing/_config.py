@@ -51,6 +51,12 @@ class _Running:
         return self.url + self._addresses[provider]
 
 
+def _origins(url: str) -> list[str]:
+    """The emulator's own origin(s): ``localhost`` is also 127.0.0.1, the only address it listens on."""
+    parts = urlsplit(url)
+    return [url, f"http://127.0.0.1:{parts.port}"] if parts.hostname == "localhost" else [url]
+
+
 class _Applied:
     """The configuration changes of one ``use_emulator`` call; call it (or exit it) to undo."""
 
@@ -61,7 +67,7 @@ class _Applied:
         settings: dict[str, Any] = {key: emu.base_url(name) for key, name in _settings(fakes).items()}
         listed = config.get("security.private_origins") or []
         listed = [o.strip() for o in listed.split(",")] if isinstance(listed, str) else list(listed)
-        settings["security.private_origins"] = [*listed, emu.url] if emu.url not in listed else listed
+        settings["security.private_origins"] = [*listed, *(o for o in _origins(emu.url) if o not in listed)]
         for key, value in settings.items():
             current = config.effective(key)
             self._saved_config[key] = (current.source == "runtime", current.value)
