@@ -152,3 +152,13 @@ def test_use_emulator_can_choose_the_new_provider_alone(acme: Path) -> None:
         emu.fail("acme", "auth")
         with pytest.raises(ProviderAuthError):
             hn.search("anything", backend="acme", no_cache=True)
+
+
+def test_a_broken_user_fake_is_skipped_with_a_warning(acme: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (acme / "fake.py").write_text("raise RuntimeError('half-written fake')\n", encoding="utf-8")
+    config.set("plugins.enabled", ["web/acme"])
+    with Emulator(seed=0) as emu:
+        assert emu.base_url("brave").endswith("/brave")  # the bundled fakes still serve
+        with pytest.raises(InvalidInputError, match="does not speak 'acme'"):
+            emu.base_url("acme")
+    assert "the emulator skips" in caplog.text and "half-written fake" in caplog.text

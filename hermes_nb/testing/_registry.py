@@ -14,6 +14,7 @@ import-linter contract) and imports ``fake.py`` files only, never a plugin's pro
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import re
 import sys
@@ -38,6 +39,8 @@ __all__ = [
     "PREFIXES",
     "KEYS",
 ]
+
+log = logging.getLogger(__name__)
 
 FAKE_FILE = "fake.py"
 _MANIFESTS = ("plugin.yaml", "plugin.yml")
@@ -292,7 +295,12 @@ def discover_fakes() -> list[FakePlugin]:
                     continue  # plugin discovery reports a broken manifest; the emulator just skips it
                 if ids & disabled or not ids & enabled:
                     continue
-            found.append(_load(folder, manifest_file, rel))
+                try:
+                    found.append(_load(folder, manifest_file, rel))
+                except Exception as exc:  # a user's broken fake must not take the emulator down
+                    log.warning("the emulator skips %s: %s: %s", folder / FAKE_FILE, type(exc).__name__, exc)
+                continue
+            found.append(_load(folder, manifest_file, rel))  # a bundled fake that fails is our bug: raise
     return found
 
 
