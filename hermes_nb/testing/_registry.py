@@ -74,7 +74,8 @@ class FakeRoutes:
     ``<section>.<api.name>.base_url`` at it (section ``web`` or ``image_gen``, from the manifest's
     ``provides_*_providers``). ``routes.address(...)`` names a further URL on the emulator that a
     setting points at (a keyless MCP endpoint under the vendor's prefix, say); ``routes.keys(...)``
-    replaces the manifest's ``requires_env`` as the secrets ``use_emulator`` sets.
+    replaces the manifest's ``requires_env`` as the secrets ``use_emulator`` sets;
+    ``routes.option(name, default)`` adds a knob tests turn (``emu.<name>``).
     """
 
     def __init__(
@@ -87,6 +88,7 @@ class FakeRoutes:
         self.routes: list[Route] = []
         self.addresses: dict[str, str] = {}  # name -> path on the emulator
         self.settings: dict[str, str] = {}  # config key -> route or address name
+        self.options: dict[str, Any] = {}  # emulator attribute -> its default (``emu.<name>`` knobs)
 
     def add(
         self,
@@ -121,6 +123,12 @@ class FakeRoutes:
         if config_key:
             self.settings[config_key] = name
 
+    def option(self, name: str, default: Any) -> None:
+        """A knob tests set on the emulator (``emu.<name> = value``); each emulator starts at ``default``."""
+        if not name.isidentifier() or name.startswith("_"):
+            raise InvalidInputError(f"{self.plugin}: fake.py option {name!r} must be a public Python name")
+        self.options[name] = default
+
     def keys(self, *names: str) -> None:
         """The secrets ``use_emulator`` sets to ``emu-<provider>-key`` (none when called without names)."""
         self.key_names = tuple(names)
@@ -146,6 +154,7 @@ class FakePlugin:
     settings: dict[str, str] = field(default_factory=dict)
     key_names: tuple[str, ...] = ()
     module: ModuleType | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> set[str]:
@@ -260,7 +269,7 @@ def _load(folder: Path, manifest_file: Path, rel: tuple[str, ...]) -> FakePlugin
         routes = FakeRoutes(plugin, section, providers, tuple(_names(data.get("requires_env"))))
         register(routes)
         fake = FakePlugin(plugin, fake_file, providers, routes.routes, routes.addresses, routes.settings,
-                          routes.key_names, module)
+                          routes.key_names, module, routes.options)
         _cache[cache_key] = fake
         return fake
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import copy
 import hashlib
 import json
 import random
@@ -61,14 +62,9 @@ class Emulator:
             )
         self.seed = seed
         self.latency = 0.0
-        self.searxng_json_enabled = True
-        self.fal_polls_to_complete: int | None = 3
-        self.replicate_polls_to_complete: int | None = 2  # 0: a Prefer: wait create answers succeeded
-        self.bfl_polls_to_complete: int | None = 2
         self.file_ttl_s = 60.0
         self.file_max_downloads: int | None = 1
         self.allow_legacy_models = False
-        self.xai_b64_data_uri = True
         self.results_link_to_site = False
         self.clock: Callable[[], float] = time.monotonic
         self._lock = threading.Lock()
@@ -79,6 +75,11 @@ class Emulator:
         self.state: dict[str, Any] = {}  # per-API state (fal jobs, served files), guarded by state_lock
         self.state_lock = threading.Lock()
         self.fakes: list[FakePlugin] = discover_fakes()
+        for fake in self.fakes:  # the knobs each fake offers (``emu.fal_polls_to_complete = 0``, ...)
+            for name, default in fake.options.items():
+                if name in vars(self):
+                    raise InvalidInputError(f"{fake.path}: option {name!r} is taken; choose another name")
+                setattr(self, name, copy.deepcopy(default))
         routes = [route for fake in self.fakes for route in fake.routes]
         # longest prefix first; of two routes on one prefix, the one limited to some paths first
         self._routes = sorted(

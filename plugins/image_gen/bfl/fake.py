@@ -209,4 +209,5 @@ class BflApi:
 
 
 def register(routes: FakeRoutes) -> None:
+    routes.option("bfl_polls_to_complete", 2)  # None: never Ready
     routes.add(BflApi())

@@ -255,4 +255,5 @@ class FalApi:
 
 
 def register(routes: FakeRoutes) -> None:
+    routes.option("fal_polls_to_complete", 3)  # None: never completes
     routes.add(FalApi())

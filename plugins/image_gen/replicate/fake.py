@@ -229,4 +229,5 @@ def _validate(params: dict[str, Any]) -> str | None:
 
 
 def register(routes: FakeRoutes) -> None:
+    routes.option("replicate_polls_to_complete", 2)  # 0: a Prefer: wait create answers succeeded
     routes.add(ReplicateApi(), prefix="/replicate/v1")

@@ -175,4 +175,5 @@ class XaiApi:
 
 
 def register(routes: FakeRoutes) -> None:
+    routes.option("xai_b64_data_uri", True)  # b64_json as a data: URI, as xAI sends it
     routes.add(XaiApi(), prefix="/xai/v1")

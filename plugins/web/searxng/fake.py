@@ -94,4 +94,5 @@ class SearxngApi:
 
 
 def register(routes: FakeRoutes) -> None:
+    routes.option("searxng_json_enabled", True)  # False: the instance answers JSON with 403
     routes.add(SearxngApi())
