@@ -20,8 +20,12 @@ A provider plugin teaches the emulator its vendor's API with a ``fake.py`` besid
         routes.add(AcmeApi())      # served under /acme; use_emulator sets web.acme.base_url to it
 
 ``use_emulator`` also sets each secret in the manifest's ``requires_env`` to ``emu-<provider>-key``
-(``routes.keys(...)`` chooses others, ``routes.keys()`` none). The emulator finds ``fake.py`` in the
-bundled plugins and in enabled user plugins. A provider never imports its ``fake.py``.
+(``routes.keys(...)`` chooses others, ``routes.keys()`` none); ``routes.address(name, path,
+config_key=...)`` names a further endpoint (a keyless MCP URL), ``routes.option(name, default)`` a knob
+tests set as ``emu.<name>``. State a fake keeps between calls (jobs, counters) goes in
+``call.emu.state`` under ``call.emu.state_lock``; ``call.emu.rng(...)`` gives deterministic answers.
+The emulator finds ``fake.py`` in the bundled plugins and in enabled user plugins. A provider never
+imports its ``fake.py``.
 """
 
 from __future__ import annotations
