@@ -41,6 +41,8 @@ class Services:
     builtin_tools: Callable[[Any], None] = staticmethod(_nothing)
     #: ``check_setting(key, value, providers)`` raises when a config value would break something later
     check_setting: Callable[[str, Any, bool], None] = staticmethod(_nothing)
+    #: ``plugin_settings()`` → ``{key: config_keys.Setting}`` the discovered plugins declare
+    plugin_settings: Callable[[], dict[str, Any]] = staticmethod(dict)
     #: ``convert_document(data, content_type, url)`` → ``(title, text)`` by the web layer's converters
     convert_document: Callable[[bytes, str, str], tuple[str, str]] = staticmethod(_no_converter)
 

@@ -45,6 +45,12 @@ def _check_setting(key: str, value: Any, providers: bool) -> None:
     check_setting(key, value, providers=providers)
 
 
+def _plugin_settings() -> dict[str, Any]:
+    from hermes_nb.plugins.settings import plugin_settings  # discovery reads manifests, no plugin code
+
+    return plugin_settings()
+
+
 def _convert_document(data: bytes, content_type: str, url: str) -> tuple[str, str]:
     from hermes_nb.web import content  # the extractors load only when a file needs them
 
@@ -59,4 +65,5 @@ def wire() -> None:
     services.builtin_tools = _builtin_tools
     services.render = _render
     services.check_setting = _check_setting
+    services.plugin_settings = _plugin_settings
     services.convert_document = _convert_document

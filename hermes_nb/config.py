@@ -4,7 +4,7 @@ Order for a config value (first wins):
 
 1. runtime overrides (``hn.config.set(key, value)``, ``%hermes config set``) for this process;
 2. ``$HERMES_HOME/config.yaml`` (Hermes's file and keys);
-3. the documented default in ``KNOWN_KEYS``.
+3. the documented default in ``KNOWN_KEYS``, or in the ``settings:`` of the plugin that declares the key.
 
 Order for a secret (``resolve_key``), after simonw/llm's ``get_key``:
 
@@ -42,6 +42,7 @@ __all__ = [
     "ConfigValue",
     "consistent",
     "get_hermes_home",
+    "bundled_plugins_dir",
     "load_config",
     "file_config",
     "get",
@@ -75,6 +76,18 @@ class ConfigValue:
 
     def __str__(self) -> str:
         return f"{self.key} = {self.value!r}  ({self.source})"
+
+
+def bundled_plugins_dir() -> Path | None:
+    """``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins`` (wheel), else repo ``plugins/``."""
+    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
+    if override:
+        return Path(override).expanduser()
+    package = Path(__file__).resolve().parent  # hermes_nb/
+    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
+        if candidate.is_dir():
+            return candidate
+    return None
 
 
 def get_hermes_home() -> Path:
@@ -220,7 +233,8 @@ def _default(key: str) -> Any:
         pattern = f"{parts[0]}.<name>.{parts[2]}"
         if pattern in KNOWN_KEYS:
             return _copy(KNOWN_KEYS[pattern][0])
-    return None
+    setting = services.plugin_settings().get(key)  # a key a plugin declares in its plugin.yaml
+    return _copy(setting.default) if setting is not None else None
 
 
 def effective(key: str) -> ConfigValue:
@@ -295,6 +309,7 @@ def show() -> list[ConfigValue]:
     """Every known or set key with its effective value and source; secrets are masked."""
     data = _read_home("config.yaml", _parse_yaml) or {}
     keys = {k for k in KNOWN_KEYS if "<name>" not in k}
+    keys |= builtins.set(services.plugin_settings())
     keys |= builtins.set(_flatten(data))
     with _lock:
         keys |= builtins.set(_overrides)

@@ -59,14 +59,33 @@ def test_enable_disable(bundled: Path, hermetic: Path, capsys: pytest.CaptureFix
 
 def test_config_get_set_show(bundled: Path, hermetic: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "config", "set", "web.timeout", "7.5")[0] == 0
-    assert _run(capsys, "config", "set", "web.jina_fallback", "true")[0] == 0
+    assert _run(capsys, "config", "set", "web.crawl_delay", "1.5")[0] == 0
     data = yaml.safe_load((hermetic / "config.yaml").read_text())
-    assert data["web"] == {"timeout": 7.5, "jina_fallback": True}
+    assert data["web"] == {"timeout": 7.5, "crawl_delay": 1.5}
     config.reset()
     code, out, _ = _run(capsys, "config", "get", "web.timeout")
     assert (code, out.strip()) == (0, "web.timeout = 7.5  (config.yaml)")
     code, out, _ = _run(capsys, "config", "show")
-    assert "web.jina_fallback = true  (config.yaml)" in out and 'cache.mode = "read_write"  (default)' in out
+    assert "web.crawl_delay = 1.5  (config.yaml)" in out and 'cache.mode = "read_write"  (default)' in out
+
+
+def test_config_show_and_set_know_the_settings_plugins_declare(
+    bundled: Path, hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = (
+        "settings:\n  - key: web.alpha.region\n    type: string\n    default: eu\n"
+        "    choices: [eu, us]\n    doc: \"Region Alpha answers from.\"\n"
+    )
+    (bundled / "web" / "alpha" / "plugin.yaml").write_text(
+        (bundled / "web" / "alpha" / "plugin.yaml").read_text() + settings
+    )
+    code, out, _ = _run(capsys, "config", "show")
+    assert code == 0 and 'web.alpha.region = "eu"  (default)' in out
+    code, _, err = _run(capsys, "config", "set", "web.alpha.region", "mars")
+    assert code == 1 and "web.alpha.region must be one of eu, us" in err
+    assert _run(capsys, "config", "set", "web.alpha.region", "us")[0] == 0
+    code, _, err = _run(capsys, "config", "set", "web.alpha.regoin", "us")
+    assert code == 1 and "did you mean web.alpha.region" in err
 
 
 def test_config_set_refuses_secrets(bundled: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,14 +9,36 @@ import pytest
 
 from hermes_nb import config, errors
 from hermes_nb.plugins import hooks
+from hermes_nb.plugins.manifest import read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: every setting the bundled plugins declare in their plugin.yaml, by key
+PLUGIN_SETTINGS = {
+    setting.key: setting
+    for manifest in sorted(ROOT.joinpath("plugins").glob("*/*/plugin.yaml"))
+    for setting in read_manifest(manifest).settings
+}
 
 
 @pytest.mark.parametrize("key", sorted(config.KNOWN_KEYS))
 def test_every_config_key_is_documented(key: str) -> None:
     assert f"`{key}`" in README
+
+
+def test_the_bundled_plugins_declare_settings() -> None:
+    assert {"web.exa.search_type", "image_gen.comfyui.steps", "web.ddgs.timeout"} <= set(PLUGIN_SETTINGS)
+    assert not set(PLUGIN_SETTINGS) & set(config.KNOWN_KEYS), "a plugin's keys leave config_keys.py"
+
+
+@pytest.mark.parametrize("key", sorted(PLUGIN_SETTINGS))
+def test_every_plugin_setting_is_documented(key: str) -> None:
+    """In its own row, or in the row of its ``<name>`` pattern, which names the provider."""
+    if f"`{key}`" in README:
+        return
+    section, name, rest = key.split(".", 2)
+    row = next((line for line in README.splitlines() if line.startswith(f"| `{section}.<name>.{rest}`")), "")
+    assert f"`{name}`" in row, f"{key} ({PLUGIN_SETTINGS[key].plugin}) is not in the README's reference"
 
 
 def _pattern_of(key: str) -> str:
@@ -29,7 +51,7 @@ def test_every_key_read_in_code_is_a_known_key() -> None:
     sources = [*ROOT.joinpath("hermes_nb").rglob("*.py"), *ROOT.joinpath("plugins").rglob("*.py")]
     read = {key for path in sources for key in literal.findall(path.read_text(encoding="utf-8"))}
     assert read, "the scan found no config reads: the pattern is broken"
-    known = config.KNOWN_KEYS
+    known = {**config.KNOWN_KEYS, **PLUGIN_SETTINGS}
     unknown = sorted(k for k in read if k not in known and _pattern_of(k) not in known)
     assert unknown == []
 

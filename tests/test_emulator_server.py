@@ -247,7 +247,8 @@ def test_use_emulator_sets_and_restores(emu):
         assert config.get("web.jina.base_url") == emu.base_url("jina")
         assert config.get("image_gen.openai.base_url") == emu.base_url("openai")
         assert config.get("image_gen.fal.base_url") == emu.base_url("fal")
-        assert config.get("security.allow_private_urls") is True
+        assert config.get("security.allow_private_urls") is False  # the guard stays on
+        assert config.get("security.private_origins") == [emu.url]  # only the emulator is let through
         assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "emu-brave-key"
         assert config.resolve_key("TAVILY_API_KEY") == "emu-tavily-key"
         assert config.resolve_key("FAL_KEY") == "emu-fal-key"
@@ -255,6 +256,7 @@ def test_use_emulator_sets_and_restores(emu):
     assert config.get("web.brave.base_url") == "http://proxy.example"
     assert config.effective("web.searxng.base_url").source == "default"
     assert config.get("security.allow_private_urls") is False
+    assert config.get("security.private_origins") == []
     assert config.resolve_key("BRAVE_SEARCH_API_KEY") is None
     assert config.resolve_key("TAVILY_API_KEY") == "real-session-key"
 
@@ -302,7 +304,7 @@ def test_use_emulator_by_url_points_the_session_at_a_running_emulator():
         with use_emulator(emu.url):
             assert config.get("web.brave.base_url") == emu.base_url("brave")
             assert config.resolve_key("BRAVE_SEARCH_API_KEY") == "emu-brave-key"
-            assert config.get("security.allow_private_urls") is True
+            assert config.get("security.private_origins") == [emu.url]
         assert config.get("web.brave.base_url") is None
 
 

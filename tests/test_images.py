@@ -465,7 +465,7 @@ def test_url_redirecting_to_a_private_address(
 
 
 def test_private_url_blocked_by_default(fake: FakeProvider, emu: Any) -> None:
-    config.set("security.allow_private_urls", False)
+    config.set("security.private_origins", [])  # what use_emulator lets through, taken back
     fake.behaviour = _returns(emu.page_url("/site/anything.png"))
     with pytest.raises(ContentBlockedError):
         images.imagine("a cat")

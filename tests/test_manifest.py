@@ -169,3 +169,43 @@ def test_bad_provider_class_names_the_fix(tmp_path: Path) -> None:
     file = _write(tmp_path, "name: x\nprovider_class: provider.py\n")
     with pytest.raises(ManifestError, match="provider_class: provider:MyProvider"):
         read_manifest(file)
+
+
+def test_settings_are_read_with_type_default_choices_and_doc(tmp_path: Path) -> None:
+    text = (
+        "name: web-acme\nsettings:\n"
+        "  - key: web.acme.region\n    type: string\n    default: eu\n    choices: [eu, us]\n"
+        "    doc: Region the API answers from.\n"
+        "  - key: web.acme.size\n    type: [string, mapping]\n    doc: 'WxH or a mapping.'\n"
+    )
+    m = read_manifest(_write(tmp_path, text))
+    region, size = m.settings
+    assert (region.key, region.types, region.default) == ("web.acme.region", ("string",), "eu")
+    assert region.choices == ("eu", "us")
+    assert region.doc == "Region the API answers from." and region.plugin == "web-acme"
+    assert size.types == ("string", "mapping") and size.default is None and size.choices == ()
+    assert "settings" not in m.extra
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("  - web.acme.region\n", "needs a key"),
+        ("  - key: Web Acme\n    type: string\n    doc: x\n", "dotted lower-case name"),
+        ("  - key: web.timeout\n    type: number\n    doc: x\n", "core hermes_nb key"),
+        ("  - key: web.acme.region\n    doc: x\n", "needs a type"),
+        ("  - key: web.acme.region\n    type: text\n    doc: x\n", "needs a type"),
+        ("  - key: web.acme.region\n    type: string\n", "one-line doc"),
+        ("  - key: web.acme.region\n    type: integer\n    default: eu\n    doc: x\n", "not of type integer"),
+        ("  - key: web.acme.n\n    type: integer\n    default: true\n    doc: x\n", "not of type integer"),
+        ("  - key: web.acme.region\n    type: string\n    default: eu\n    choices: [us]\n    doc: x\n",
+         "not one of its choices"),
+        ("  - key: web.acme.region\n    type: string\n    doc: x\n    help: y\n", "unknown field(s) help"),
+        ("  - key: web.acme.region\n    type: string\n    doc: x\n" * 2, "declared twice"),
+    ],
+)
+def test_bad_settings_name_the_file_and_the_fix(tmp_path: Path, entry: str, message: str) -> None:
+    path = _write(tmp_path, "name: web-acme\nsettings:\n" + entry)
+    with pytest.raises(ManifestError) as info:
+        read_manifest(path)
+    assert message in str(info.value) and str(path) in str(info.value)

@@ -55,9 +55,34 @@ def _hermes_nb_imports(path: Path) -> list[str]:
 
 
 def test_bundled_plugins_import_only_the_provider_api() -> None:
+    # a plugin's fake.py (its vendor API in the emulator) builds on hermes_nb.testing.fakes instead
+    allowed = {"fake.py": "hermes_nb.testing.fakes"}
     offenders = {
         str(path.relative_to(PLUGINS)): bad
         for path in sorted(PLUGINS.rglob("*.py"))
-        if (bad := [n for n in _hermes_nb_imports(path) if n != "hermes_nb.provider_api"])
+        if (bad := [n for n in _hermes_nb_imports(path)
+                    if n != allowed.get(path.name, "hermes_nb.provider_api")])
     }
     assert offenders == {}, f"bundled plugins must import hermes_nb only via provider_api: {offenders}"
+
+
+def _imports_fake(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or "", *(f"{node.module or ''}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        if any(n == "fake" or n.endswith(".fake") or n.startswith("fake.") for n in names):
+            return True
+    return False
+
+
+def test_no_provider_imports_its_fake() -> None:
+    fakes = sorted(PLUGINS.rglob("fake.py"))
+    assert len(fakes) >= 20, "the bundled fakes moved: the scan would check nothing"
+    sources = [p for p in PLUGINS.rglob("*.py") if p.name != "fake.py"]
+    offenders = [str(p.relative_to(PLUGINS)) for p in sources if _imports_fake(p)]
+    assert offenders == [], f"a provider must never import its fake.py (the emulator's side): {offenders}"

@@ -21,8 +21,9 @@ from hermes_nb.errors import (
 )
 from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.plugins.registry import image_providers
-from hermes_nb.testing import Emulator, use_emulator
-from hermes_nb.testing import _comfyui as emulated
+from hermes_nb.testing import Emulator, fake_module, use_emulator
+
+emulated = fake_module("comfyui")
 
 
 @pytest.fixture

@@ -79,7 +79,9 @@ def test_search_type_and_contents_settings(exa, emu: Emulator, kind: str, conten
 
 
 def test_bad_setting_is_invalid_input(exa) -> None:
-    config.set("web.exa.search_type", "psychic")
+    with pytest.raises(InvalidInputError, match="web.exa.search_type must be one of auto, neural"):
+        config.set("web.exa.search_type", "psychic")  # refused when set: the manifest's choices
+    config.save({"web.exa.search_type": "psychic"})  # a hand-edited config.yaml still reaches the provider
     with pytest.raises(InvalidInputError, match="web.exa.search_type"):
         exa.search("q")
 

@@ -23,8 +23,9 @@ from hermes_nb.errors import (
 )
 from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.plugins.registry import image_providers
-from hermes_nb.testing import Emulator, use_emulator
-from hermes_nb.testing._codex import NO_TOOL_ACCOUNT, make_jwt
+from hermes_nb.testing import Emulator, fake_module, use_emulator
+
+NO_TOOL_ACCOUNT, make_jwt = fake_module("openai-codex").NO_TOOL_ACCOUNT, fake_module("openai-codex").make_jwt
 
 
 def write_login(account: str = "acct-123", *, exp: float | None = None) -> str:

@@ -20,8 +20,9 @@ from hermes_nb.errors import (
     RateLimitedError,
 )
 from hermes_nb.plugins.loader import load_plugins
-from hermes_nb.testing import Emulator, use_emulator
-from hermes_nb.testing._openrouter import BROKE_KEY
+from hermes_nb.testing import Emulator, fake_module, use_emulator
+
+BROKE_KEY = fake_module("openrouter").BROKE_KEY
 
 
 @pytest.fixture

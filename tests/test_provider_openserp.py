@@ -20,8 +20,9 @@ from hermes_nb.errors import (
 from hermes_nb.net import http_client
 from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.plugins.registry import web_providers
-from hermes_nb.testing import Emulator, use_emulator
-from hermes_nb.testing._serp import OPENSERP_FORMAT
+from hermes_nb.testing import Emulator, fake_module, use_emulator
+
+OPENSERP_FORMAT = fake_module("openserp").OPENSERP_FORMAT
 
 
 @pytest.fixture(scope="module")

@@ -65,7 +65,10 @@ def test_objective_and_mode_settings(parallel, emu: Emulator) -> None:
     parallel.search("perovskite", limit=2)
     (req,) = emu.requests_for("parallel")
     assert req.json["mode"] == "advanced" and req.json["objective"] == "Find recent peer-reviewed work"
-    config.set("web.parallel.mode", "ludicrous")
+    with pytest.raises(InvalidInputError, match="web.parallel.mode must be one of turbo, fast"):
+        config.set("web.parallel.mode", "ludicrous")  # refused when set: the manifest's choices
+    config.unset("web.parallel.mode")
+    config.save({"web.parallel.mode": "ludicrous"})  # a hand-edited config.yaml still reaches the provider
     with pytest.raises(InvalidInputError, match="web.parallel.mode"):
         parallel.search("q")
 

@@ -26,7 +26,9 @@ from hermes_nb.errors import (
 )
 from hermes_nb.plugins.image_provider import images_cache_dir
 from hermes_nb.plugins.registry import image_providers
-from hermes_nb.testing._replicate import VERSIONS
+from hermes_nb.testing import fake_module
+
+VERSIONS = fake_module("replicate").VERSIONS
 
 
 @pytest.fixture

@@ -2,7 +2,9 @@
 
 ``check_url`` returns the addresses it validated so that the caller connects to exactly those
 (``hermes_nb.net.fetch`` pins them), closing the DNS-rebinding gap. ``security.allow_private_urls: true``
-turns off the name and address checks (intranets); scheme, userinfo and secret checks always stay.
+turns off the name and address checks (intranets); ``security.private_origins`` lets exactly the listed
+origins (``http://127.0.0.1:8877``: scheme, host and port) through them instead, as ``use_emulator``
+does for the emulator. Scheme, userinfo and secret checks always stay.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ __all__ = [
     "default_resolver",
     "set_resolver",
     "get_resolver",
+    "private_origins",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -145,6 +148,31 @@ def get_resolver() -> Resolver:
 @on_reset
 def _reset() -> None:
     set_resolver(None)
+
+
+def _origin_of(text: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an ``http(s)://host[:port]`` string (host normalised), else None."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname or parts.username is not None:
+        return None
+    try:
+        host = _normalise_host(parts.hostname)
+    except InvalidInputError:
+        return None
+    return scheme, str(host), port if port is not None else (443 if scheme == "https" else 80)
+
+
+def private_origins() -> frozenset[tuple[str, str, int]]:
+    """The origins ``security.private_origins`` lets through the private-address checks."""
+    value = config.get("security.private_origins") or []
+    items = value.split(",") if isinstance(value, str) else value
+    found = (_origin_of(item) for item in items if isinstance(item, str) and item.strip())
+    return frozenset(origin for origin in found if origin is not None)
 
 
 def blocked_reason(ip: IPAddress) -> str | None:
@@ -305,7 +333,8 @@ def check_url(
     ``ContentBlockedError``: a denied host name or ANY resolved address that is not public;
     ``ContentFetchError``: the name does not resolve. ``allow_networks`` (CIDR strings) exempts
     specific networks, e.g. a test server on loopback; ``allow_private`` defaults to
-    ``security.allow_private_urls``.
+    ``security.allow_private_urls``, and an origin listed in ``security.private_origins`` (scheme,
+    host and port all equal) is let through the name and address checks.
     """
     url = check_syntax(url)
     parts = urlsplit(url)
@@ -318,7 +347,9 @@ def check_url(
     host = _normalise_host(raw_host)
     port = port_given if port_given is not None else (443 if scheme == "https" else 80)
     if allow_private is None:
-        allow_private = bool(config.get("security.allow_private_urls", False))
+        allow_private = bool(config.get("security.allow_private_urls", False)) or (
+            (scheme, str(host), port) in private_origins()
+        )
     allowed = [ipaddress.ip_network(n, strict=False) for n in allow_networks]
 
     if isinstance(host, str):

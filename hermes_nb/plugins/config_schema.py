@@ -1,7 +1,8 @@
 """Configuration keys and their types, checked: an unknown key gets "did you mean", a bad value its type.
 
 Known keys are ours and Hermes's (``config.KNOWN_KEYS``, with ``<name>`` standing for a provider and
-``<plugin>`` for a plugin), keys a provider plugin reads under its own name (``web.<provider>.<key>``,
+``<plugin>`` for a plugin), the keys discovered plugins declare in their manifests' ``settings:``
+(type, choices), keys a provider plugin reads under its own name (``web.<provider>.<key>``,
 ``image_gen.<provider>.<key>``) and a plugin's own settings (``plugins.entries.<plugin>.settings``).
 Sections that are not ours (Hermes's ``model``, ``agent``, …) are Hermes's business and pass.
 ``check_setting`` runs on every ``hn.config.set``; with ``providers=True`` (saving to config.yaml,
@@ -14,8 +15,10 @@ import difflib
 from typing import Any
 
 from hermes_nb import config
+from hermes_nb.config_keys import Setting
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.registry import image_providers, web_providers
+from hermes_nb.plugins.settings import plugin_settings
 from hermes_nb.store.replay import CACHE_MODES
 
 __all__ = ["PROVIDER_KEYS", "check_setting", "config_problems"]
@@ -36,33 +39,53 @@ _TYPES: dict[str, tuple[type, ...]] = {
     **{key: (str,) for key in PROVIDER_KEYS},
     "web.provider_priority": (list,),
     "web.<name>.base_url": (str,),
-    "web.<name>.mcp_url": (str,),
-    "web.jina.search_base_url": (str,),
-    "web.parallel.objective": (str,),
     "image_gen.model": (str,),
     "image_gen.<name>.base_url": (str,),
     "image_gen.<name>.model": (str,),
-    "image_gen.diffusers.model": (str,),
-    "image_gen.diffusers.size": (str, dict),
-    "image_gen.xai.resolution": (str,),
-    "image_gen.comfyui.workflow": (str,),
     "image_gen.budget_usd": _NUMBER,
     "batch.<name>.rps": _NUMBER,
     "batch.<name>.in_flight": (int,),
     "cache.replay_file": (str,),
     "plugins.entries.<plugin>.settings": (dict,),
 }
-_CHOICES: dict[str, tuple[str, ...]] = {"cache.mode": CACHE_MODES}
+_CHOICES: dict[str, tuple[Any, ...]] = {"cache.mode": CACHE_MODES}
 _TYPE_NAMES = {bool: "true/false", int: "an integer", float: "a number", str: "a string", list: "a list",
                dict: "a mapping"}
+#: a plugin setting's declared type -> the Python types its values may have
+_SETTING_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": _NUMBER, "boolean": (bool,),
+    "list": (list, str),  # a comma-separated string is read as a list too
+    "mapping": (dict,),
+}
+
+
+def _known() -> dict[str, Any]:
+    """Every known key or ``<name>`` pattern: the core keys, then the discovered plugins' settings."""
+    settings: dict[str, Setting] = plugin_settings()
+    return {**config.KNOWN_KEYS, **{key: (s.default, s.doc) for key, s in settings.items()}}
+
+
+def _plugin_setting(pattern: str) -> Setting | None:
+    """The plugin setting ``pattern`` is (core keys never ask: checking them discovers no plugins)."""
+    return None if pattern in config.KNOWN_KEYS else plugin_settings().get(pattern)
 
 
 def _sections() -> set[str]:
-    return {key.split(".", 1)[0] for key in config.KNOWN_KEYS}
+    return {key.split(".", 1)[0] for key in _known()}
 
 
 def _pattern_of(key: str) -> str | None:
-    """The ``KNOWN_KEYS`` entry ``key`` is an instance of, or None."""
+    """The known key or pattern ``key`` is an instance of, or None."""
+    core = _core_pattern_of(key)
+    if core is not None:
+        return core
+    parts = key.split(".")
+    if len(parts) > 4 and parts[:2] == ["plugins", "entries"] and parts[3] == "settings":
+        return "plugins.entries.<plugin>.settings.*"  # inside a plugin's own settings: the plugin's business
+    return key if key in plugin_settings() else None
+
+
+def _core_pattern_of(key: str) -> str | None:
     if key in config.KNOWN_KEYS:
         return key
     parts = key.split(".")
@@ -72,8 +95,6 @@ def _pattern_of(key: str) -> str | None:
             p == k or (p.startswith("<") and p.endswith(">")) for p, k in zip(pattern, parts, strict=True)
         ):
             return known
-    if len(parts) > 4 and parts[:2] == ["plugins", "entries"] and parts[3] == "settings":
-        return "plugins.entries.<plugin>.settings.*"  # inside a plugin's own settings: the plugin's business
     return None
 
 
@@ -82,14 +103,14 @@ def _provider_namespace(key: str) -> str | None:
     parts = key.split(".")
     if len(parts) < 3 or parts[0] not in ("web", "image_gen"):
         return None
-    concrete = [k for k in config.KNOWN_KEYS if k.startswith(f"{parts[0]}.{parts[1]}.") and "<" not in k]
+    concrete = [k for k in _known() if k.startswith(f"{parts[0]}.{parts[1]}.") and "<" not in k]
     if concrete:
         return None  # a namespace we know the keys of: a key outside them is a typo, not a plugin key
     return parts[1]
 
 
 def _unknown(key: str) -> InvalidInputError:
-    concrete = [k for k in config.KNOWN_KEYS if "<" not in k]
+    concrete = [k for k in _known() if "<" not in k]
     close = difflib.get_close_matches(key, concrete, n=3, cutoff=0.75)
     hint = f"did you mean {' or '.join(close)}?" if close else "see `hermes-nb config show` or the README"
     details = {"key": key, "suggestions": close}
@@ -105,7 +126,13 @@ def _describe(types: tuple[type, ...]) -> str:
 def _expected(pattern: str) -> tuple[type, ...] | None:
     if pattern in _TYPES:
         return _TYPES[pattern]
-    default = config.KNOWN_KEYS[pattern][0] if pattern in config.KNOWN_KEYS else None
+    setting = _plugin_setting(pattern)
+    if setting is not None and setting.types:
+        types = [t for name in setting.types for t in _SETTING_TYPES[name]]
+        return tuple(dict.fromkeys(types))
+    default = setting.default if setting is not None else (
+        config.KNOWN_KEYS[pattern][0] if pattern in config.KNOWN_KEYS else None
+    )
     if default is None:
         return None
     if isinstance(default, bool):
@@ -130,9 +157,10 @@ def _check_value(key: str, pattern: str, value: Any) -> None:
         )
     if types == _NUMBER and key.rsplit(".", 1)[-1] in ("timeout", "deadline", "ttl") and value <= 0:
         raise InvalidInputError(f"config {key} must be a positive number of seconds, got {value!r}")
-    choices = _CHOICES.get(pattern)
+    setting = _plugin_setting(pattern)
+    choices = _CHOICES.get(pattern) or (setting.choices if setting is not None else ())
     if choices and value not in choices:
-        raise InvalidInputError(f"config {key} must be one of {', '.join(choices)}, got {value!r}")
+        raise InvalidInputError(f"config {key} must be one of {', '.join(map(str, choices))}, got {value!r}")
 
 
 def _check_provider(key: str, value: Any, kind: str) -> None:
@@ -152,7 +180,8 @@ def _check_provider(key: str, value: Any, kind: str) -> None:
 
 def check_setting(key: str, value: Any, *, providers: bool = False) -> None:
     """Raise ``InvalidInputError`` when setting ``key`` to ``value`` would break something later."""
-    if key.split(".", 1)[0] not in _sections():
+    section = key.split(".", 1)[0]
+    if section not in {k.split(".", 1)[0] for k in config.KNOWN_KEYS} and section not in _sections():
         return  # not one of our sections: Hermes's own configuration
     pattern = _pattern_of(key)
     if pattern is None:

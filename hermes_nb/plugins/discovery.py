@@ -33,14 +33,7 @@ def truthy(value: str | None) -> bool:
 
 def bundled_plugins_dir() -> Path | None:
     """``$HERMES_BUNDLED_PLUGINS``, else ``hermes_nb/bundled_plugins`` (wheel), else repo ``plugins/``."""
-    override = os.environ.get("HERMES_BUNDLED_PLUGINS", "").strip()
-    if override:
-        return Path(override).expanduser()
-    package = Path(__file__).resolve().parent.parent  # hermes_nb/
-    for candidate in (package / "bundled_plugins", package.parent / "plugins"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    return config.bundled_plugins_dir()
 
 
 @dataclass

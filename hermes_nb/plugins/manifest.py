@@ -2,6 +2,8 @@
 
 Every problem with a manifest raises one class, ``ManifestError``, whose message names the file
 and the fix. ``kind`` comes from the manifest only; it is never guessed from the plugin's source.
+``settings:`` lists the configuration keys the plugin reads (key, type, default, choices, doc); they
+become known keys — validated, shown by ``config show``, documented — once the plugin is discovered.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermes_nb.config_keys import KNOWN_KEYS, SETTING_TYPES, Setting
 from hermes_nb.errors import InvalidInputError
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "MANIFEST_NAMES",
     "MAX_MANIFEST_BYTES",
     "EnvRequirement",
+    "Setting",
     "ManifestError",
     "PluginManifest",
     "find_manifest",
@@ -68,6 +72,7 @@ class PluginManifest:
     provides_hooks: list[str] = field(default_factory=list)
     provides_web_providers: list[str] = field(default_factory=list)
     provides_image_providers: list[str] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
     source: str = "user"  # bundled | user | project | entrypoint
     path: Path | None = None  # plugin directory (None for entry points)
     key: str = ""
@@ -204,6 +209,85 @@ def _provider_class(data: dict[str, Any], where: Path | str) -> str:
     return value.strip()
 
 
+_KEY = re.compile(r"[a-z][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+")
+_SETTING_FIELDS = ("key", "type", "default", "choices", "doc")
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "list": (list,),
+    "mapping": (dict,),
+}
+_EXAMPLE = (
+    "write it as\nsettings:\n  - key: web.myprovider.region\n    type: string\n    default: eu\n"
+    "    choices: [eu, us]\n    doc: \"Region the API answers from.\""
+)
+
+
+def setting_accepts(types: tuple[str, ...], value: Any) -> bool:
+    """True when ``value`` has one of the setting ``types`` (a bool is not an integer or a number)."""
+    for name in types:
+        allowed = _PY_TYPES[name]
+        if isinstance(value, allowed) and not (isinstance(value, bool) and name not in ("boolean",)):
+            return True
+    return False
+
+
+def _setting(item: Any, where: Path | str, plugin: str) -> Setting:
+    if not isinstance(item, dict) or not isinstance(item.get("key"), str):
+        raise ManifestError(f"{where}: each 'settings' entry needs a key, got {item!r}; {_EXAMPLE}")
+    key = item["key"].strip()
+    unknown = sorted(set(item) - set(_SETTING_FIELDS))
+    if unknown:
+        raise ManifestError(
+            f"{where}: setting {key!r} has unknown field(s) {', '.join(map(str, unknown))}; "
+            f"a setting has {', '.join(_SETTING_FIELDS)}"
+        )
+    if not _KEY.fullmatch(key) or "<" in key:
+        raise ManifestError(
+            f"{where}: setting key {key!r} must be a dotted lower-case name like 'web.myprovider.region'"
+        )
+    if key in KNOWN_KEYS:
+        raise ManifestError(f"{where}: setting {key!r} is a core hermes_nb key; choose a key of your own")
+    raw_type = item.get("type")
+    types = tuple([raw_type] if isinstance(raw_type, str) else raw_type or ())
+    bad = [t for t in types if t not in SETTING_TYPES]
+    if bad or not types:
+        raise ManifestError(
+            f"{where}: setting {key!r} needs a type, one of {', '.join(SETTING_TYPES)} (or a list of them), "
+            f"got {raw_type!r}"
+        )
+    doc = item.get("doc")
+    if not isinstance(doc, str) or not doc.strip() or "\n" in doc.strip():
+        raise ManifestError(f"{where}: setting {key!r} needs a one-line doc string (doc: \"What it does.\")")
+    default = item.get("default")
+    if default is not None and not setting_accepts(types, default):
+        raise ManifestError(
+            f"{where}: the default of setting {key!r} is {default!r}, "
+            f"which is not of type {' or '.join(types)}"
+        )
+    raw_choices = item.get("choices")
+    if raw_choices is not None and (not isinstance(raw_choices, list) or not raw_choices):
+        raise ManifestError(f"{where}: 'choices' of setting {key!r} must be a non-empty list of values")
+    choices = tuple(raw_choices or ())
+    if choices and default is not None and default not in choices:
+        raise ManifestError(
+            f"{where}: the default of setting {key!r} ({default!r}) is not one of its choices"
+        )
+    return Setting(key, default, doc.strip(), types, choices, plugin)
+
+
+def _settings(data: dict[str, Any], where: Path | str, plugin: str) -> list[Setting]:
+    value = data.get("settings")
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ManifestError(f"{where}: 'settings' must be a list of settings; {_EXAMPLE}")
+    found = [_setting(item, where, plugin) for item in value]
+    keys = [s.key for s in found]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ManifestError(f"{where}: setting {twice[0]!r} is declared twice; keep one")
+    return found
+
+
 def manifest_from_dict(
     data: Any,
     *,
@@ -229,6 +313,7 @@ def manifest_from_dict(
         lists = {name: _str_list(data, name, where) for name in _LIST_FIELDS}
         env = _env(data, where)
         provider_class = _provider_class(data, where)
+        settings = _settings(data, where, texts["name"] or default_name)
     except ManifestError as exc:
         exc.plugin = key or None
         raise
@@ -238,7 +323,7 @@ def manifest_from_dict(
             "%s: unknown plugin kind %r, treated as 'standalone' (valid: %s)", where, kind, ", ".join(KINDS)
         )
         kind = "standalone"
-    known = set(_TEXT_FIELDS) | set(_LIST_FIELDS) | {"version", "requires_env", "provider_class"}
+    known = set(_TEXT_FIELDS) | set(_LIST_FIELDS) | {"version", "requires_env", "provider_class", "settings"}
     return PluginManifest(
         name=texts["name"] or default_name,
         version="" if version is None else str(version),
@@ -246,6 +331,7 @@ def manifest_from_dict(
         author=texts["author"],
         kind=kind,
         requires_env=env,
+        settings=settings,
         source=source,
         path=path,
         key=key,

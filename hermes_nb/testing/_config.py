@@ -10,40 +10,19 @@ from urllib.parse import urlsplit
 
 from hermes_nb import config
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.testing._server import IMAGE_PROVIDERS, PROVIDER_PREFIXES, WEB_PROVIDERS, Emulator
+from hermes_nb.testing._registry import KEYS, FakePlugin, discover_fakes
+from hermes_nb.testing._server import Emulator
 
 __all__ = ["use_emulator", "serve", "KEY_NAMES"]
 
-#: provider -> the secret it reads; ``use_emulator`` sets each to the valid "emu-<name>-key".
-KEY_NAMES = {
-    "brave": "BRAVE_SEARCH_API_KEY",
-    "tavily": "TAVILY_API_KEY",
-    "serper": "SERPER_API_KEY",
-    "openai": "OPENAI_API_KEY",
-    "xai": "XAI_API_KEY",
-    "fal": "FAL_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "replicate": "REPLICATE_API_TOKEN",
-    "stability": "STABILITY_API_KEY",
-    "bfl": "BFL_API_KEY",
-    "google": "GEMINI_API_KEY",
-}
+#: provider -> the secret it reads, from its manifest's ``requires_env`` (read live from the plugins'
+#: fakes); ``use_emulator`` sets each to the valid "emu-<name>-key".
+KEY_NAMES = KEYS
 
 
-def _config_keys(providers: Iterable[str]) -> dict[str, str]:
-    names = list(providers)
-    keys = {
-        (f"web.{name}.base_url" if name in WEB_PROVIDERS else f"image_gen.{name}.base_url"): name
-        for name in names
-    }
-    if "jina" in names:  # Jina Search lives on its own host (s.jina.ai)
-        keys["web.jina.search_base_url"] = "jina-search"
-    for name in names:
-        if name in WEB_PROVIDERS and name in IMAGE_PROVIDERS:  # xai: web search and images
-            keys[f"image_gen.{name}.base_url"] = name
-        if f"{name}-mcp" in PROVIDER_PREFIXES:  # the keyless MCP endpoint of exa, parallel, firecrawl
-            keys[f"web.{name}.mcp_url"] = f"{name}-mcp"
-    return keys
+def _settings(fakes: list[FakePlugin]) -> dict[str, str]:
+    """config key -> the emulator address name it points at, for ``fakes``."""
+    return {key: name for fake in fakes for key, name in fake.settings.items()}
 
 
 class _Running:
@@ -65,28 +44,38 @@ class _Running:
             ) from None
         self.url = f"http://{parts.hostname}:{parts.port}"
 
+        self.fakes = discover_fakes()
+        self._addresses = {name: prefix for fake in self.fakes for name, prefix in fake.addresses.items()}
+
     def base_url(self, provider: str) -> str:
-        return self.url + PROVIDER_PREFIXES[provider]
+        return self.url + self._addresses[provider]
+
+
+def _origins(url: str) -> list[str]:
+    """The emulator's own origin(s): ``localhost`` is also 127.0.0.1, the only address it listens on."""
+    parts = urlsplit(url)
+    return [url, f"http://127.0.0.1:{parts.port}"] if parts.hostname == "localhost" else [url]
 
 
 class _Applied:
     """The configuration changes of one ``use_emulator`` call; call it (or exit it) to undo."""
 
-    def __init__(self, emu: Emulator | _Running, providers: list[str]) -> None:
+    def __init__(self, emu: Emulator | _Running, fakes: list[FakePlugin]) -> None:
         self._saved_config: dict[str, tuple[bool, Any]] = {}
         self._saved_keys: dict[str, str | None] = {}
         self._undone = False
-        settings: dict[str, Any] = {key: emu.base_url(name) for key, name in _config_keys(providers).items()}
-        settings["security.allow_private_urls"] = True
+        settings: dict[str, Any] = {key: emu.base_url(name) for key, name in _settings(fakes).items()}
+        listed = config.get("security.private_origins") or []
+        listed = [o.strip() for o in listed.split(",")] if isinstance(listed, str) else list(listed)
+        settings["security.private_origins"] = [*listed, *(o for o in _origins(emu.url) if o not in listed)]
         for key, value in settings.items():
             current = config.effective(key)
             self._saved_config[key] = (current.source == "runtime", current.value)
             config.set(key, value)
-        for name in providers:
-            if name in KEY_NAMES:
-                secret = KEY_NAMES[name]
-                self._saved_keys[secret] = _session_key(secret)
-                config.set_key(secret, f"emu-{name}-key")
+        for fake in fakes:
+            for secret in fake.key_names:
+                self._saved_keys.setdefault(secret, _session_key(secret))
+                config.set_key(secret, f"emu-{fake.key_value_name}-key")
 
     def __call__(self) -> None:
         """Restore every value changed by ``use_emulator`` (idempotent)."""
@@ -121,18 +110,22 @@ def use_emulator(emu: Emulator | str, providers: Iterable[str] | None = None) ->
     (``use_emulator("http://127.0.0.1:8877")`` after ``hermes-nb emulate --port 8877``).
 
     Sets ``web.<name>.base_url`` / ``image_gen.<name>.base_url``, valid fake keys
-    (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and
-    ``security.allow_private_urls=True`` — this turns the private-URL (SSRF) guard OFF so that
-    extract, crawl and image downloads can reach the emulator's loopback pages; do not leave it on
-    outside tests. Use as ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
+    (``BRAVE_SEARCH_API_KEY="emu-brave-key"``, ...) for this session, and adds the emulator's own
+    origin (``http://127.0.0.1:<port>``) to ``security.private_origins`` so that extract, crawl and
+    image downloads reach its loopback pages; every other private or loopback address stays refused
+    by the URL guard (``security.allow_private_urls`` is not touched). Use as
+    ``with use_emulator(emu): ...`` or ``undo = use_emulator(emu); undo()``.
     """
-    names = list(dict.fromkeys(providers if providers is not None else [*WEB_PROVIDERS, *IMAGE_PROVIDERS]))
-    unknown = [n for n in names if n not in WEB_PROVIDERS and n not in IMAGE_PROVIDERS]
-    if unknown:
-        raise InvalidInputError(
-            f"the emulator does not speak {unknown}; choose from {[*WEB_PROVIDERS, *IMAGE_PROVIDERS]}"
-        )
-    return _Applied(_Running(emu) if isinstance(emu, str) else emu, names)
+    target = _Running(emu) if isinstance(emu, str) else emu
+    fakes = target.fakes
+    if providers is not None:
+        names = list(dict.fromkeys(providers))
+        unknown = [n for n in names if not any(n in fake.names for fake in fakes)]
+        if unknown:
+            known = sorted({p for fake in fakes for p in fake.providers})
+            raise InvalidInputError(f"the emulator does not speak {unknown}; choose from {known}")
+        fakes = [fake for fake in fakes if fake.names & set(names)]
+    return _Applied(target, fakes)
 
 
 def serve(
@@ -143,7 +136,7 @@ def serve(
     try:
         print(f"hermes_nb provider emulator on {emu.url} (loopback only; Ctrl-C stops it)")
         print("In a notebook:\n    from hermes_nb.testing import use_emulator")
-        print(f"    use_emulator({emu.url!r})  # base URLs, fake keys, loopback pages allowed")
+        print(f"    use_emulator({emu.url!r})  # base URLs, fake keys, the emulator's own pages allowed")
         print(f"Pages for extract and crawl: {emu.page_url('/site/')}", flush=True)
         waiter = stop or threading.Event()
         try:

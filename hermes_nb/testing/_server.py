@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import copy
 import hashlib
 import json
 import random
@@ -17,64 +18,18 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from hermes_nb.errors import InvalidInputError
-from hermes_nb.testing import (
-    _bfl,
-    _codex,
-    _comfyui,
-    _exa,
-    _fal,
-    _files,
-    _firecrawl,
-    _google,
-    _jina,
-    _keenable,
-    _openai,
-    _openrouter,
-    _pages,
-    _parallel,
-    _replicate,
-    _serp,
-    _stability,
-    _tavily,
-    _web_apis,
-    _xai,
-)
+from hermes_nb.testing import _files, _pages
+from hermes_nb.testing._registry import PREFIXES, FakePlugin, Route, discover_fakes
 from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response
 
 __all__ = ["Emulator", "Fault", "FAULT_KINDS", "PROVIDER_PREFIXES"]
 
-#: provider name -> path prefix of its base URL on the emulator (COMMON contract).
-PROVIDER_PREFIXES: dict[str, str] = {
-    "brave": "/brave",
-    "tavily": "/tavily",
-    "searxng": "/searxng",
-    "jina": "/jina",
-    "jina-search": "/jina-search",
-    "serper": "/serper",
-    "openserp": "/openserp",
-    "keenable": "/keenable",
-    "openai": "/openai/v1",
-    "xai": "/xai/v1",
-    "fal": "/fal",
-    "firecrawl": "/firecrawl",
-    "exa": "/exa",
-    "parallel": "/parallel",
-    "exa-mcp": "/exa/mcp",  # keyless MCP endpoints (after their vendor: routing takes the first match)
-    "parallel-mcp": "/parallel/mcp",
-    "firecrawl-mcp": "/firecrawl/v2/mcp",
-    "openrouter": "/openrouter/api/v1",
-    "comfyui": "/comfyui",
-    "openai-codex": "/openai-codex",
-    "replicate": "/replicate/v1",
-    "stability": "/stability",
-    "bfl": "/bfl",
-    "google": "/google/v1beta",
-}
-WEB_PROVIDERS: tuple[str, ...] = ("brave", "tavily", "searxng", "jina", "serper", "openserp", "keenable")
-WEB_PROVIDERS += ("firecrawl", "exa", "parallel", "xai")  # xai: web search and images
-IMAGE_PROVIDERS: tuple[str, ...] = ("openai", "xai", "fal", "openrouter", "comfyui")
-IMAGE_PROVIDERS += ("openai-codex",)  # its key is OPENAI_API_KEY (set for openai) or a Codex login
-IMAGE_PROVIDERS += ("replicate", "stability", "bfl", "google")
+#: provider name -> path prefix of its base URL on the emulator, from the plugins' ``fake.py`` files
+#: (read live: an enabled user plugin's fake appears here).
+PROVIDER_PREFIXES = PREFIXES
+#: what the emulator serves itself, beside the plugins' fakes: the test website and its files
+_OWN_ROUTES = (Route("site", "/site", _pages.SiteApi()), Route("site", "/robots.txt", _pages.SiteApi()),
+               Route("files", "/files", _files.FilesApi()))
 FAULT_KINDS = ("timeout", "hang", "reset", "malformed_json", "slow_body", "auth", "empty")
 _LOOPBACK = {"127.0.0.1", "localhost"}
 
@@ -107,14 +62,9 @@ class Emulator:
             )
         self.seed = seed
         self.latency = 0.0
-        self.searxng_json_enabled = True
-        self.fal_polls_to_complete: int | None = 3
-        self.replicate_polls_to_complete: int | None = 2  # 0: a Prefer: wait create answers succeeded
-        self.bfl_polls_to_complete: int | None = 2
         self.file_ttl_s = 60.0
         self.file_max_downloads: int | None = 1
         self.allow_legacy_models = False
-        self.xai_b64_data_uri = True
         self.results_link_to_site = False
         self.clock: Callable[[], float] = time.monotonic
         self._lock = threading.Lock()
@@ -124,7 +74,21 @@ class Emulator:
         self._closing = threading.Event()
         self.state: dict[str, Any] = {}  # per-API state (fal jobs, served files), guarded by state_lock
         self.state_lock = threading.Lock()
-        self._apis = _build_apis()
+        self.fakes: list[FakePlugin] = discover_fakes()
+        for fake in self.fakes:  # the knobs each fake offers (``emu.fal_polls_to_complete = 0``, ...)
+            for name, default in fake.options.items():
+                if name in vars(self):
+                    raise InvalidInputError(f"{fake.path}: option {name!r} is taken; choose another name")
+                setattr(self, name, copy.deepcopy(default))
+        routes = [route for fake in self.fakes for route in fake.routes]
+        # longest prefix first; of two routes on one prefix, the one limited to some paths first
+        self._routes = sorted(
+            [*routes, *_OWN_ROUTES], key=lambda r: (len(r.prefix), bool(r.paths)), reverse=True
+        )
+        self._apis: dict[str, Api] = {}
+        for route in self._routes:
+            self._apis.setdefault(route.name, route.api)
+        self._addresses = {name: prefix for fake in self.fakes for name, prefix in fake.addresses.items()}
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.emulator = self
         self.port: int = self._httpd.server_address[1]
@@ -160,10 +124,10 @@ class Emulator:
     def base_url(self, provider: str) -> str:
         """The value for ``web.<provider>.base_url`` / ``image_gen.<provider>.base_url``."""
         try:
-            return self.url + PROVIDER_PREFIXES[provider]
+            return self.url + self._addresses[provider]
         except KeyError:
             raise InvalidInputError(
-                f"the emulator does not speak {provider!r}; choose one of {sorted(PROVIDER_PREFIXES)}"
+                f"the emulator does not speak {provider!r}; choose one of {sorted(self._addresses)}"
             ) from None
 
     def page_url(self, path: str = "/site/") -> str:
@@ -254,14 +218,13 @@ class Emulator:
     def api(self, name: str) -> Api | None:
         return self._apis.get(name)
 
-
-def _build_apis() -> dict[str, Api]:
-    modules = (
-        _web_apis, _tavily, _openai, _xai, _fal, _openrouter, _pages, _files, _comfyui, _codex, _jina,
-        _keenable, _serp, _exa, _firecrawl, _parallel, _replicate, _stability, _bfl, _google,
-    )  # fmt: skip
-    apis: list[Api] = [api for module in modules for api in module.APIS]
-    return {api.name: api for api in apis}
+    def route(self, path: str) -> tuple[Route | None, str]:
+        """The route that answers ``path`` and the sub-path it sees (``(None, path)`` when none does)."""
+        for candidate in self._routes:
+            sub = candidate.serves(path)
+            if sub is not None:
+                return candidate, sub if candidate.name not in ("site", "files") else path
+        return None, path
 
 
 class _Server(ThreadingHTTPServer):
@@ -270,19 +233,6 @@ class _Server(ThreadingHTTPServer):
     # socketserver's default backlog (5) drops connects from a 32-wide batch; clients then wait ~1 s to retry.
     request_queue_size = 128
     emulator: Emulator
-
-
-def _route(path: str) -> tuple[str, str]:
-    """``(provider, subpath)`` for a request path."""
-    for name, prefix in PROVIDER_PREFIXES.items():
-        if path == prefix or path.startswith(prefix + "/"):
-            return name, path[len(prefix) :]
-    first = path.lstrip("/").split("/", 1)[0]
-    if first in ("site", "robots.txt"):
-        return "site", path
-    if first == "files":
-        return "files", path
-    return "", path
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -321,7 +271,8 @@ class _Handler(BaseHTTPRequestHandler):
         split = urlsplit(self.path)
         path = split.path or "/"
         body = self._read_body()
-        provider, subpath = _route(path)
+        route, subpath = emu.route(path)
+        provider = route.name if route is not None else ""
         parsed: Any = None
         if body and "json" in (self.headers.get("Content-Type") or ""):
             try:
@@ -342,7 +293,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._drop()
         fault = emu._take_fault(path, provider)
         call = Call(emu, request, subpath)
-        api = emu.api(provider)
+        api = route.api if route is not None else None
         kind = fault.kind if fault else ""
         if kind in ("timeout", "hang"):
             emu.wait(float(fault.opts.get("seconds", 10.0)) if fault else 0.0)

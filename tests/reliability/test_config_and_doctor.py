@@ -32,6 +32,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         ("image_gen.provider", "opnai", ["no image provider is called 'opnai'", "did you mean openai"]),
         ("web.exa.serch_type", "auto", ["did you mean web.exa.search_type"]),
         ("security.allow_private_urls", "maybe", ["must be true/false"]),
+        # keys a bundled plugin declares in its plugin.yaml settings: their type and choices
+        ("web.exa.search_type", "psychic", ["web.exa.search_type must be one of auto, neural"]),
+        ("image_gen.comfyui.steps", "many", ["image_gen.comfyui.steps must be an integer"]),
+        ("image_gen.diffusers.size", "12", ["image_gen.diffusers.size must be a string or a mapping"]),
         ("web.provider_priority", "[brave, nope]", ["no web provider is called 'nope'"]),
     ],
 )
@@ -70,6 +74,10 @@ def test_doctor_lists_config_yaml_problems(hermetic: Path, capsys: pytest.Captur
     )
     problems = config_problems()
     assert len(problems) == 3 and all(str(hermetic / "config.yaml") in p for p in problems)
+    with (hermetic / "config.yaml").open("a") as file:  # a plugin's declared setting, checked as well
+        file.write("image_gen:\n  comfyui:\n    steps: many\n")
+    problems = config_problems()
+    assert len(problems) == 4 and any("image_gen.comfyui.steps must be an integer" in p for p in problems)
     code, out = _cli(capsys, "doctor")
     assert code == 1
     assert "FAIL config.yaml" in out and "did you mean web.search_backend" in out and "fix:" in out

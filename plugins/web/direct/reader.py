@@ -1,8 +1,9 @@
 """Jina Reader fallback for HTML pages whose local extraction is near-empty or JavaScript-only.
 
 Opt-in (``web.jina_fallback``): the page's address goes to a third party, so it is only sent when
-the final URL is public. With ``security.allow_private_urls`` on (intranets, the emulator) a private
-URL may go to a Jina endpoint that is itself private — nothing leaves the local network then.
+the final URL is public. A private URL the guard lets through (``security.allow_private_urls`` on for
+intranets, or its origin listed in ``security.private_origins`` as the emulator does) may go to a Jina
+endpoint that is itself private — nothing leaves the local network then.
 """
 
 from __future__ import annotations
@@ -64,7 +65,16 @@ def may_forward(final_url: str) -> bool:
     """True when ``final_url`` may be sent to the configured Jina endpoint."""
     if _public(final_url):
         return True
-    return bool(config.get("security.allow_private_urls", False)) and _private(base_url())
+    return _private(base_url()) and _allowed(final_url)
+
+
+def _allowed(url: str) -> bool:
+    """True when the guard, with the configured exemptions, lets ``url`` be fetched."""
+    try:
+        check_url(url)
+    except HermesError:
+        return False
+    return True
 
 
 def read(final_url: str) -> Document:

@@ -11,12 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hermes_nb.testing._mcp import ToolFailedError, serve_mcp
-from hermes_nb.testing._pages import read_url
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    ToolFailedError,
+    hits,
+    read_url,
+    request_id,
+    serve_mcp,
+)
 
-__all__ = ["APIS", "FirecrawlApi"]
+__all__ = ["register", "FirecrawlApi"]
 
 _PAGE_SIZE = 2  # crawl status pages are cut after this many documents, with ``next``
 _MESSAGES = {
@@ -180,4 +186,7 @@ def _mcp_scrape(call: Call, args: dict[str, Any]) -> str:
     return json.dumps(doc)
 
 
-APIS: list[Api] = [FirecrawlApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(FirecrawlApi())
+    routes.address("firecrawl-mcp", "/firecrawl/v2/mcp", config_key="web.firecrawl.mcp_url")
+    routes.keys()  # keyless by default: tests that want the keyed API set FIRECRAWL_API_KEY

@@ -7,11 +7,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from hermes_nb.testing._pages import read_url, site_response
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url, request_id, site_response
 
-__all__ = ["APIS", "TavilyApi"]
+__all__ = ["register", "TavilyApi"]
 
 _TAVILY_ERRORS = {
     400: "Bad request.",
@@ -213,4 +211,5 @@ def _site_links(call: Call, url: str) -> list[str]:
     return links
 
 
-APIS: list[Api] = [TavilyApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(TavilyApi())

@@ -7,11 +7,9 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._images import decode_data_uri, is_image
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, render
 
-__all__ = ["APIS", "OpenRouterApi"]
+__all__ = ["register", "OpenRouterApi"]
 
 #: model id -> output modalities (image-only models refuse a request that asks for text too)
 _MODELS: dict[str, tuple[str, ...]] = {
@@ -106,7 +104,7 @@ class OpenRouterApi:
         ratio = str(requested.get("aspect_ratio") or "1:1")
         width, height = _RATIOS.get(ratio, (1024, 1024))
         digest = hashlib.sha256("|".join(sources).encode()).hexdigest()[:12]
-        png = _images.render(f"openrouter|{call.emu.seed}|{model}|{prompt}|{ratio}|{digest}", width, height)
+        png = render(f"openrouter|{call.emu.seed}|{model}|{prompt}|{ratio}|{digest}", width, height)
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         text = "" if outputs == ("image",) else "Here is your image."
         return self._completion(model, [url], text, "STOP", "stop")
@@ -155,4 +153,5 @@ class OpenRouterApi:
         return Response.json(body)
 
 
-APIS: list[Api] = [OpenRouterApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(OpenRouterApi(), prefix="/openrouter/api/v1")

@@ -13,11 +13,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._files import store_file
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, store_file
 
-__all__ = ["APIS", "BflApi", "MODELS"]
+__all__ = ["register", "BflApi", "MODELS"]
 
 #: model → (credits per megapixel of output, side multiple, max side, references accepted)
 MODELS: dict[str, tuple[float, int, int, int]] = {
@@ -185,7 +183,7 @@ class BflApi:
             data = (
                 b""
                 if call.empty
-                else _images.render(
+                else render(
                     f"bfl|{emu.seed}|{task.model}|{prompt}|{seed}|{task.width}x{task.height}",
                     task.width,
                     task.height,
@@ -193,7 +191,7 @@ class BflApi:
                 )
             )
             sample = store_file(
-                emu, data, "jpg" if fmt == "jpeg" else fmt, _images.MIME[fmt], ephemeral=False
+                emu, data, "jpg" if fmt == "jpeg" else fmt, MIME[fmt], ephemeral=False
             )
             with emu.state_lock:
                 task.sample = task.sample or sample
@@ -210,4 +208,6 @@ class BflApi:
         return Response.json({**body, "status": "Ready", "result": result})
 
 
-APIS: list[Api] = [BflApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.option("bfl_polls_to_complete", 2)  # None: never Ready
+    routes.add(BflApi())

@@ -10,10 +10,9 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Call, Response, mask_key
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, mask_key, request_id
 
-__all__ = ["web_search_response"]
+__all__ = ["XaiSearchApi", "register", "web_search_response"]
 
 _MAX_DOMAINS = 5
 
@@ -121,3 +120,27 @@ def _response(call: Call, body: dict[str, Any], question: str, found: list[dict[
             "num_server_side_tools_used": 1 if found else 0,
         },
     }
+
+
+class XaiSearchApi:
+    """``POST {base}/responses`` on xAI's API (its images are the image_gen ``xai`` plugin's fake)."""
+
+    name = "xai"
+
+    def handle(self, call: Call) -> Response:
+        return web_search_response(call)
+
+    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
+        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        if status == 429:
+            body = {"code": "Too many requests",
+                    "error": "Too many requests: rate limit exceeded for your team."}
+        elif status >= 500:
+            body = {"code": "Internal error", "error": "Service temporarily unavailable."}
+        else:
+            body = {"code": "Client specified an invalid argument", "error": f"Emulated error {status}."}
+        return Response.json(body, status, headers)
+
+
+def register(routes: FakeRoutes) -> None:
+    routes.add(XaiSearchApi(), prefix="/xai/v1", paths=("/responses",))  # shares xAI's prefix with images

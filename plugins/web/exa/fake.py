@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_nb.testing._mcp import ToolFailedError, serve_mcp
-from hermes_nb.testing._pages import read_url
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    ToolFailedError,
+    hits,
+    read_url,
+    request_id,
+    serve_mcp,
+)
 
-__all__ = ["APIS", "ExaApi"]
+__all__ = ["register", "ExaApi"]
 
 _TYPES = ("auto", "fast", "instant", "neural", "keyword", "deep-lite", "deep", "deep-reasoning")
 _TAGS = {
@@ -147,4 +153,7 @@ def _mcp_crawl(call: Call, args: dict[str, Any]) -> str:
     return f"Title: {title}\nURL: {url}\nText: {text[:limit]}"
 
 
-APIS: list[Api] = [ExaApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(ExaApi())
+    routes.address("exa-mcp", "/exa/mcp", config_key="web.exa.mcp_url")  # the keyless MCP endpoint
+    routes.keys()  # keyless by default: tests that want the keyed API set EXA_API_KEY

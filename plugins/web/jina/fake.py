@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from hermes_nb.testing._pages import read_url
-from hermes_nb.testing._web_apis import hits
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url
 
-__all__ = ["APIS", "JinaApi", "JinaSearchApi"]
+__all__ = ["register", "JinaApi", "JinaSearchApi"]
 
 _JINA_ERRORS = {
     401: ("AuthenticationFailedError", 1, "Invalid API key, please get a new one from the Jina dashboard."),
@@ -127,4 +125,6 @@ class JinaSearchApi:
         return Response.text(text)
 
 
-APIS: list[Api] = [JinaApi(), JinaSearchApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(JinaApi())
+    routes.add(JinaSearchApi(), base_url_key="web.jina.search_base_url")  # s.jina.ai: its own host

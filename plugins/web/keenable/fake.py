@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from hermes_nb.testing._pages import read_url
-from hermes_nb.testing._web_apis import hits
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url
 
-__all__ = ["APIS", "KeenableApi", "TITLE_HEADER"]
+__all__ = ["register", "KeenableApi", "TITLE_HEADER"]
 
 #: the header a tokenless (public endpoint) request must carry: the calling application's name
 TITLE_HEADER = "x-keenable-title"
@@ -89,4 +87,5 @@ class KeenableApi:
         )
 
 
-APIS: list[Api] = [KeenableApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(KeenableApi())

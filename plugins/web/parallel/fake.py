@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hermes_nb.testing._mcp import serve_mcp
-from hermes_nb.testing._pages import read_url
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url, request_id, serve_mcp
 
-__all__ = ["APIS", "ParallelApi"]
+__all__ = ["register", "ParallelApi"]
 
 _MODES = ("turbo", "fast", "basic", "advanced")
 _LEGACY = ("max_results", "excerpts", "full_content", "processor")  # v1beta keys: 422 on /v1
@@ -119,4 +116,7 @@ def _mcp_fetch(call: Call, args: dict[str, Any]) -> str:
     return json.dumps(_extract_body(call, [str(u) for u in urls], bool(args.get("full_content", True))))
 
 
-APIS: list[Api] = [ParallelApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(ParallelApi())
+    routes.address("parallel-mcp", "/parallel/mcp", config_key="web.parallel.mcp_url")
+    routes.keys()  # keyless by default: tests that want the keyed API set PARALLEL_API_KEY

@@ -5,10 +5,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, render
 
-__all__ = ["APIS", "ComfyUIApi", "CHECKPOINTS", "PENDING_POLLS"]
+__all__ = ["register", "ComfyUIApi", "CHECKPOINTS", "PENDING_POLLS"]
 
 CHECKPOINTS = ("sd_xl_base_1.0.safetensors", "v1-5-pruned-emaonly.safetensors")
 #: ``/history/<id>`` answers ``{}`` this many times before the run completes
@@ -229,7 +228,7 @@ class ComfyUIApi:
         )
         width, height = int(latent.get("width", 512)), int(latent.get("height", 512))
         key = hashlib.sha256(repr(sorted(graph.items())).encode()).hexdigest()
-        png = _images.render(f"comfyui|{call.emu.seed}|{key}", min(width, 2048), min(height, 2048))
+        png = render(f"comfyui|{call.emu.seed}|{key}", min(width, 2048), min(height, 2048))
         prefix = str(graph[node_id]["inputs"].get("filename_prefix") or "ComfyUI")
         filename = f"{prefix}_{number:05d}_.png"
         with call.emu.state_lock:
@@ -247,4 +246,5 @@ class ComfyUIApi:
         return Response(200, data, "image/png")
 
 
-APIS: list[Api] = [ComfyUIApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(ComfyUIApi())

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._files import store_file
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, store_file
 
-__all__ = ["APIS", "ReplicateApi", "VERSIONS", "RATIO_SIZES"]
+__all__ = ["register", "ReplicateApi", "VERSIONS", "RATIO_SIZES"]
 
 #: official model → its current version id (emulator values, 64 hex like the real ones)
 VERSIONS = {
@@ -167,8 +165,8 @@ class ReplicateApi:
             for i in range(0 if call.empty else int(params.get("num_outputs", 1))):
                 seed = params.get("seed")
                 key = f"replicate|{emu.seed}|{prediction.model}|{prompt}|{seed}|{width}x{height}|{i}"
-                data = _images.render(key, width, height, fmt)
-                outputs.append(store_file(emu, data, "jpg" if fmt == "jpeg" else fmt, _images.MIME[fmt]))
+                data = render(key, width, height, fmt)
+                outputs.append(store_file(emu, data, "jpg" if fmt == "jpeg" else fmt, MIME[fmt]))
             status, error = "succeeded", None
         with emu.state_lock:
             if prediction.status in ("starting", "processing"):
@@ -230,4 +228,6 @@ def _validate(params: dict[str, Any]) -> str | None:
     return None
 
 
-APIS: list[Api] = [ReplicateApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.option("replicate_polls_to_complete", 2)  # 0: a Prefer: wait create answers succeeded
+    routes.add(ReplicateApi(), prefix="/replicate/v1")

@@ -12,11 +12,9 @@ import base64
 import hashlib
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._images import is_image
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, is_image, render
 
-__all__ = ["APIS", "GoogleApi", "RATIO_SIZES"]
+__all__ = ["register", "GoogleApi", "RATIO_SIZES"]
 
 _IMAGE_MODELS = {"gemini-3.1-flash-image", "gemini-3.1-flash-image-preview", "gemini-3-pro-image-preview"}
 _RETIRED = {"gemini-2.5-flash-image", "gemini-2.5-flash-image-preview"}
@@ -179,7 +177,7 @@ class GoogleApi:
             source_key = hashlib.sha256(
                 "|".join(str(i.get("data", "")) for i in images).encode()
             ).hexdigest()[:16]
-            data = _images.render(
+            data = render(
                 f"google|{emu.seed}|{model}|{prompt}|{ratio}|{size}|{source_key}", width, height
             )
             out_parts.append(
@@ -224,7 +222,7 @@ class GoogleApi:
         predictions = [
             {
                 "bytesBase64Encoded": base64.b64encode(
-                    _images.render(f"imagen|{call.emu.seed}|{model}|{prompt}|{ratio}|{i}", width, height)
+                    render(f"imagen|{call.emu.seed}|{model}|{prompt}|{ratio}|{i}", width, height)
                 ).decode(),
                 "mimeType": "image/png",
             }
@@ -238,4 +236,6 @@ def _obj(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-APIS: list[Api] = [GoogleApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(GoogleApi(), prefix="/google/v1beta")
+    routes.keys("GEMINI_API_KEY")  # the provider also reads GOOGLE_API_KEY; its manifest lists none

@@ -1,4 +1,7 @@
-"""Emulated xAI API: Grok Imagine generations, edits, ephemeral URLs (image-apis.md §4); ``/responses``."""
+"""Emulated xAI API: Grok Imagine generations, edits, ephemeral URLs (image-apis.md §4).
+
+Its ``/responses`` (web search) is the web ``xai`` plugin's fake, under the same prefix.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,18 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._files import store_file
-from hermes_nb.testing._images import decode_data_uri, is_image
-from hermes_nb.testing._wire import Api, Call, Response, mask_key
-from hermes_nb.testing._xai_search import web_search_response
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    decode_data_uri,
+    is_image,
+    mask_key,
+    render,
+    store_file,
+)
 
-__all__ = ["APIS", "XaiApi", "xai_dimensions"]
+__all__ = ["register", "XaiApi", "xai_dimensions"]
 
 _XAI_MODELS = {"grok-imagine-image", "grok-imagine-image-quality", "grok-imagine-image-2.0"}
 _XAI_REDIRECTED = {"grok-imagine-image-pro": "grok-imagine-image-quality"}
@@ -70,8 +78,6 @@ class XaiApi:
         return self._err(status, f"Emulated error {status}.", headers=headers)
 
     def handle(self, call: Call) -> Response:
-        if call.subpath == "/responses":  # web search (the web provider ``xai``)
-            return web_search_response(call)
         if call.subpath not in ("/images/generations", "/images/edits") or call.request.method != "POST":
             return self._err(
                 404, f"No handler found for route {call.subpath}", "Some requested entity was not found"
@@ -139,7 +145,7 @@ class XaiApi:
         source_key = hashlib.sha256("|".join(sources).encode()).hexdigest()[:16] if sources else ""
         data = []
         for i in range(0 if call.empty else n):
-            jpeg = _images.render(
+            jpeg = render(
                 f"xai|{emu.seed}|{model}|{prompt}|{ratio}|{resolution}|{source_key}|{i}",
                 width,
                 height,
@@ -168,4 +174,6 @@ class XaiApi:
         )
 
 
-APIS: list[Api] = [XaiApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.option("xai_b64_data_uri", True)  # b64_json as a data: URI, as xAI sends it
+    routes.add(XaiApi(), prefix="/xai/v1")

@@ -13,11 +13,9 @@ import hashlib
 import json
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._images import decode_data_uri, is_image
-from hermes_nb.testing._wire import Api, Call, Response, mask_key
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, mask_key, render
 
-__all__ = ["APIS", "CodexApi", "NO_TOOL_ACCOUNT", "make_jwt"]
+__all__ = ["register", "CodexApi", "NO_TOOL_ACCOUNT", "make_jwt"]
 
 NO_TOOL_ACCOUNT = "acct-without-image-tool"
 _SIZES = {
@@ -178,7 +176,7 @@ class CodexApi:
             failed = {**response, "status": "failed", "error": error, "output": []}
             return _sse([*events, {"type": "response.failed", "response": failed}])
         for index in range(min(int(tool.get("partial_images") or 0), 3)):
-            partial = _images.render(f"codex-partial|{key}|{index}", max(1, width // 8), max(1, height // 8))
+            partial = render(f"codex-partial|{key}|{index}", max(1, width // 8), max(1, height // 8))
             events.append(
                 {
                     "type": "response.image_generation_call.partial_image",
@@ -190,7 +188,7 @@ class CodexApi:
             )
         if "partial only" in prompt.lower():
             return _sse(events)  # the stream broke off after a partial image
-        png = _images.render(f"codex|{key}", width, height)
+        png = render(f"codex|{key}", width, height)
         item = {
             "type": "image_generation_call",
             "id": item_id,
@@ -213,4 +211,5 @@ class CodexApi:
         return _sse(events)
 
 
-APIS: list[Api] = [CodexApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(CodexApi())

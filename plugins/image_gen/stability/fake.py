@@ -12,11 +12,9 @@ import base64
 import uuid
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._images import parse_multipart
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, parse_multipart, render
 
-__all__ = ["APIS", "StabilityApi", "RATIO_SIZES"]
+__all__ = ["register", "StabilityApi", "RATIO_SIZES"]
 
 #: output size per aspect ratio (about one megapixel, multiples of 64; hermes_nb choice)
 RATIO_SIZES = {
@@ -107,12 +105,12 @@ class StabilityApi:
         model = fields.get("model", endpoint)
         negative = fields.get("negative_prompt")
         key = f"stability|{call.emu.seed}|{endpoint}|{model}|{prompt}|{negative}|{seed}|{ratio}"
-        data = b"" if call.empty else _images.render(key, width, height, fmt)
+        data = b"" if call.empty else render(key, width, height, fmt)
         if accept == "application/json":
             return Response.json(
                 {"image": base64.b64encode(data).decode("ascii"), "finish_reason": "SUCCESS", "seed": seed}
             )
-        return Response(200, data, _images.MIME[fmt], {"finish-reason": "SUCCESS", "seed": str(seed)})
+        return Response(200, data, MIME[fmt], {"finish-reason": "SUCCESS", "seed": str(seed)})
 
 
 def _validate(endpoint: str, fields: dict[str, Any]) -> str | None:
@@ -138,4 +136,5 @@ def _validate(endpoint: str, fields: dict[str, Any]) -> str | None:
     return None
 
 
-APIS: list[Api] = [StabilityApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(StabilityApi())

@@ -7,11 +7,9 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._images import is_image, parse_multipart
-from hermes_nb.testing._wire import Api, Call, Response, mask_key
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, is_image, mask_key, parse_multipart, render
 
-__all__ = ["APIS", "OpenAIApi"]
+__all__ = ["register", "OpenAIApi"]
 
 _OPENAI_CURRENT = {
     "gpt-image-2",
@@ -217,7 +215,7 @@ class OpenAIApi:
             else [
                 {
                     "b64_json": base64.b64encode(
-                        _images.render(
+                        render(
                             f"openai|{emu.seed}|{model}|{prompt}|{width}x{height}|{fmt}|{source_key}|{i}",
                             width,
                             height,
@@ -289,4 +287,5 @@ class OpenAIApi:
         }
 
 
-APIS: list[Api] = [OpenAIApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(OpenAIApi(), prefix="/openai/v1")

@@ -7,11 +7,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_nb.testing import _images
-from hermes_nb.testing._files import store_file
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, blackout, render, store_file
 
-__all__ = ["APIS", "FalApi", "PRESETS"]
+__all__ = ["register", "FalApi", "PRESETS"]
 
 PRESETS = {
     "square_hd": (1024, 1024),
@@ -230,12 +228,12 @@ class FalApi:
         images = []
         for i in range(0 if call.empty else int(params.get("num_images", 1))):
             if flagged:
-                data = _images.blackout(width, height, fmt)
+                data = blackout(width, height, fmt)
             else:
                 sources = params.get("image_urls")
                 key = f"fal|{job.model_id}|{prompt}|{seed}|{width}x{height}|{fmt}|{sources}|{i}"
-                data = _images.render(key, width, height, fmt)
-            mime = _images.MIME[fmt]
+                data = render(key, width, height, fmt)
+            mime = MIME[fmt]
             url = store_file(emu, data, fmt, mime, ephemeral=False)
             images.append(
                 {
@@ -256,4 +254,6 @@ class FalApi:
         }
 
 
-APIS: list[Api] = [FalApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.option("fal_polls_to_complete", 3)  # None: never completes
+    routes.add(FalApi())

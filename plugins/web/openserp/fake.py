@@ -1,18 +1,16 @@
-"""Emulated SERP APIs: Serper (Google) and OpenSERP in its three shapes (reference/web-apis.md §5, §6)."""
+"""Emulated OpenSERP (reference/web-apis.md §6): self-hosted /{engine}/search in its v2 and v0 shapes,
+and the hosted /search with a key."""
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
-from hermes_nb.testing._web_apis import hits, request_id
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, request_id
 
-__all__ = ["APIS", "SerperApi", "OpenserpApi", "OPENSERP_FORMAT"]
+__all__ = ["OpenserpApi", "OPENSERP_FORMAT", "register"]
 
 #: ``emu.state`` key choosing what ``/{engine}/search`` answers: "v2" (object, default) or "v0" (array)
 OPENSERP_FORMAT = "openserp.format"
-_SERPER_PATHS = ("/search", "/news")
 _OPENSERP_ENGINES = ("google", "yandex", "baidu", "bing", "duck", "duckduckgo", "ddg", "ecosia")
 
 
@@ -20,73 +18,6 @@ def _params(call: Call) -> dict[str, str]:
     return {k: v[0] for k, v in call.request.query.items() if v}
 
 
-# --- Serper -----------------------------------------------------------------------------------
-class SerperApi:
-    """``POST {base}/search`` with ``X-API-KEY`` (or ``GET ?q=&apiKey=``); a bad key is 403."""
-
-    name = "serper"
-    _MESSAGES = {
-        400: "Not enough credits",
-        403: "Unauthorized.",
-        429: "Too many requests",
-    }
-
-    def error(
-        self, call: Call, status: int, retry_after: float | None, message: str | None = None
-    ) -> Response:
-        text = message or self._MESSAGES.get(status, "Internal server error" if status >= 500 else "Error")
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
-        return Response.json({"message": text, "statusCode": status}, status, headers)
-
-    def handle(self, call: Call) -> Response:
-        if call.subpath not in _SERPER_PATHS:
-            return self.error(call, 404, None, "Not found")
-        params = _params(call)
-        if call.request.method == "POST":
-            params.update({k: str(v) for k, v in call.json_body.items()})
-        key = call.header("x-api-key") or params.get("apiKey")
-        if call.auth_fail or not key or key == call.emu.BAD_KEY:
-            return self.error(call, 403, None)
-        query = params.get("q", "")
-        if not query.strip():
-            return self.error(call, 400, None, "Query is required")
-        try:
-            num = int(params.get("num", "10"))
-            page = int(params.get("page", "1"))
-        except ValueError:
-            return self.error(call, 400, None, "num and page must be integers")
-        if not 1 <= num <= 100 or page < 1:
-            return self.error(call, 400, None, "num must be 1-100 and page >= 1")
-        kind = "news" if call.subpath == "/news" else "search"
-        found = [] if call.empty else hits(call, query, num, (page - 1) * num)
-        body: dict[str, Any] = {
-            "searchParameters": {
-                "q": query, "gl": params.get("gl", "us"), "hl": params.get("hl", "en"),
-                "type": kind, "num": num, "page": page, "engine": "google",
-            },
-        }
-        if kind == "news":
-            body["news"] = [self._item(hit, rank, news=True) for rank, hit in enumerate(found, 1)]
-        else:
-            if found:
-                body["answerBox"] = {"title": found[0]["title"], "snippet": found[0]["snippet"],
-                                     "link": found[0]["url"]}
-            body["organic"] = [self._item(hit, rank) for rank, hit in enumerate(found, 1)]
-            body["relatedSearches"] = [{"query": f"{query} tutorial"}, {"query": f"{query} examples"}]
-        body["credits"] = 1
-        return Response.json(body)
-
-    @staticmethod
-    def _item(hit: dict[str, Any], rank: int, news: bool = False) -> dict[str, Any]:
-        item = {"title": hit["title"], "link": hit["url"], "snippet": hit["snippet"], "position": rank}
-        if news:
-            item.update({"date": hit["date"], "source": urlsplit(hit["url"]).hostname or ""})
-        elif rank % 2:
-            item["date"] = hit["date"]
-        return item
-
-
-# --- OpenSERP ---------------------------------------------------------------------------------
 _OPENSERP_ERRORS = {
     400: ("bad_request", "INVALID_LIMIT"),
     401: ("unauthorized", "INVALID_API_KEY"),
@@ -191,4 +122,5 @@ class OpenserpApi:
         return Response.json({"search_parameters": {"q": query, "num": num}, "organic_results": organic})
 
 
-APIS: list[Api] = [SerperApi(), OpenserpApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(OpenserpApi())

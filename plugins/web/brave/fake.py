@@ -1,61 +1,18 @@
-"""Emulated web APIs: Brave Search, SearXNG and the shared result generator (web-apis.md §3, §7)."""
+"""Emulated Brave Search API (reference/web-apis.md §3): results, rate-limit headers, validation errors."""
 
 from __future__ import annotations
 
 import html
 import re
 import time
-import uuid
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
-from hermes_nb.testing._pages import words
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, request_id
 
-__all__ = ["APIS", "hits", "request_id"]
-
-_DOMAINS = (
-    "docs.example.com",
-    "blog.example.org",
-    "news.example.net",
-    "wiki.example.com",
-    "learn.example.edu",
-)
-_ENGINES = ("duckduckgo", "brave", "wikipedia", "bing", "mojeek")
+__all__ = ["BraveApi", "register"]
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "page"
-
-
-def hits(call: Call, query: str, count: int, start: int = 0) -> list[dict[str, Any]]:
-    """``count`` deterministic results for ``query`` starting at index ``start`` (title, url, snippet)."""
-    emu = call.emu
-    out = []
-    for index in range(start, start + count):
-        rng = emu.rng("hit", query, index)
-        topic = words(rng, 3)
-        slug = f"{_slug(query)}-{index + 1}"
-        if emu.results_link_to_site:
-            url = f"{emu.url}/site/articles/{slug}.html"
-        else:
-            url = f"https://{_DOMAINS[rng.randrange(len(_DOMAINS))]}/{_slug(topic)}/{slug}"
-        out.append(
-            {
-                "title": f"{query.strip().title()}: {topic.title()} ({index + 1})",
-                "url": url,
-                "snippet": f"All about {query.strip()} and {topic}. {words(rng, 12).capitalize()}.",
-                "date": f"2024-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}",
-            }
-        )
-    return out
-
-
-def request_id(call: Call, *parts: object) -> str:
-    return str(uuid.UUID(int=call.emu.rng("request-id", *parts, call.emu.request_count()).getrandbits(128)))
-
-
-# --- Brave ------------------------------------------------------------------------------------
 class BraveApi:
     """``GET {base}/res/v1/web/search`` with ``X-Subscription-Token``; bad token = 422."""
 
@@ -199,86 +156,5 @@ class BraveApi:
         return self._error(call, status, code, f"Emulated error {status}.", {"component": "api"})
 
 
-# --- SearXNG ----------------------------------------------------------------------------------
-class SearxngApi:
-    """``GET|POST {base}/search?format=json`` (or ``/``); JSON off = 403 HTML page."""
-
-    name = "searxng"
-    _FORBIDDEN = (
-        "<!DOCTYPE html><html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>"
-    )
-
-    def handle(self, call: Call) -> Response:
-        if call.subpath not in ("", "/", "/search"):
-            return Response.text("<h1>Not Found</h1>", 404, "text/html; charset=utf-8")
-        params = {k: v[0] for k, v in call.request.query.items()}
-        if call.request.method == "POST":
-            form = parse_qs(call.request.body.decode("utf-8", "replace"), keep_blank_values=True)
-            params.update({k: v[0] for k, v in form.items()})
-        fmt = params.get("format", "html")
-        if call.auth_fail or (fmt != "html" and (fmt != "json" or not call.emu.searxng_json_enabled)):
-            return Response.text(self._FORBIDDEN, 403, "text/html; charset=utf-8")
-        query = params.get("q", "")
-        if not query.strip():
-            return Response.json({"error": "No query"}, 400)
-        try:
-            pageno = int(params.get("pageno", "1"))
-        except ValueError:
-            pageno = 0
-        if pageno < 1:
-            return Response.json({"error": "pageno must be a positive integer"}, 400)
-        found = [] if call.empty else hits(call, query, 10, (pageno - 1) * 10)
-        results = []
-        for rank, hit in enumerate(found):
-            rng = call.emu.rng("searxng", query, pageno, rank)
-            engines = sorted(rng.sample(_ENGINES, rng.randrange(1, 4)))
-            parts = urlsplit(hit["url"])
-            results.append(
-                {
-                    "url": hit["url"],
-                    "title": hit["title"],
-                    "content": hit["snippet"],
-                    "engine": engines[0],
-                    "engines": engines,
-                    "positions": [rank + 1] * len(engines),
-                    "score": round(10.0 / (rank + 1), 4),
-                    "category": "general",
-                    "template": "default.html",
-                    "publishedDate": hit["date"] + "T00:00:00",
-                    "thumbnail": "",
-                    "img_src": "",
-                    "parsed_url": [parts.scheme, parts.netloc, parts.path, "", "", ""],
-                }
-            )
-        # SearXNG orders by score, but clients must not rely on it: shuffle so only `score` orders them
-        call.emu.rng("searxng-order", query, pageno).shuffle(results)
-        if fmt == "html":
-            items = "".join(
-                f'<article><a href="{html.escape(r["url"])}">{html.escape(r["title"])}</a></article>'
-                for r in results
-            )
-            return Response.text(
-                f"<html><body>{items}</body></html>", content_type="text/html; charset=utf-8"
-            )
-        return Response.json(
-            {
-                "query": query,
-                "results": results,
-                "answers": [],
-                "corrections": [],
-                "infoboxes": [],
-                "suggestions": [],
-                "unresponsive_engines": [],
-            }
-        )
-
-    def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        if status == 429:
-            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
-            return Response.text("<h1>Too Many Requests</h1>", 429, "text/html; charset=utf-8", headers)
-        if status == 403:
-            return Response.text(self._FORBIDDEN, 403, "text/html; charset=utf-8")
-        return Response.json({"error": "search error" if status >= 500 else f"error {status}"}, status)
-
-
-APIS: list[Api] = [BraveApi(), SearxngApi()]
+def register(routes: FakeRoutes) -> None:
+    routes.add(BraveApi())
