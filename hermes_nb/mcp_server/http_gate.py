@@ -9,7 +9,6 @@ provider keys and budget, so it must not be reachable from the network.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 import secrets
 import socket
@@ -18,12 +17,12 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, TextIO
 
 from hermes_nb.errors import InvalidInputError
+from hermes_nb.net.loopback import parse_loopback_bind
 from hermes_nb.redaction import register_secret
 
 __all__ = ["MCP_PATH", "BearerGate", "parse_bind", "serve_http"]
 
 MCP_PATH = "/mcp"
-_LOOPBACK_NAMES = {"localhost"}
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -31,30 +30,9 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _is_loopback(host: str) -> bool:
-    if host.lower() in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def parse_bind(bind: str) -> tuple[str, int]:
     """``"127.0.0.1:8765"`` → ``("127.0.0.1", 8765)``; only loopback hosts; port 0 picks a free one."""
-    text = str(bind or "").strip()
-    host, sep, port_text = text.rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port_text.isdigit() or int(port_text) > 65535:
-        raise InvalidInputError(
-            f"--http takes HOST:PORT on loopback, such as 127.0.0.1:8765 (0 picks a free port); got {bind!r}"
-        )
-    if not _is_loopback(host):
-        raise InvalidInputError(
-            f"--http binds loopback only (127.0.0.1, ::1 or localhost), not {host!r}: the server spends "
-            "your provider keys and budget; reach it from elsewhere through an SSH tunnel"
-        )
-    return host, int(port_text)
+    return parse_loopback_bind(bind, option="--http")
 
 
 class BearerGate:

@@ -1,4 +1,4 @@
-"""``%hermes`` subcommands: plugins, providers, use, config, tools, cache, doctor.
+"""``%hermes`` subcommands: plugins, providers, use, config, tools, cache, doctor, mcp.
 
 Each subcommand takes its argument tokens and returns a displayable answer (a ``Table`` or a
 ``Message``); errors are ``UsageError`` lines or ``HermesError``s that the magic turns
@@ -294,6 +294,12 @@ def _cmd_doctor(args: list[str]) -> Any:
     return Table("hermes_nb doctor", ["check", "ok", "detail"], rows)
 
 
+def _cmd_mcp(args: list[str]) -> Any:
+    from hermes_nb.notebook.mcp_command import run_mcp  # lazy: keeps %load_ext fast
+
+    return run_mcp(args)
+
+
 SUBCOMMANDS: dict[str, Callable[[list[str]], Any]] = {
     "plugins": _cmd_plugins,
     "providers": _cmd_providers,
@@ -302,4 +308,5 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], Any]] = {
     "tools": _cmd_tools,
     "cache": _cmd_cache,
     "doctor": _cmd_doctor,
+    "mcp": _cmd_mcp,
 }
