@@ -70,7 +70,7 @@ log = logging.getLogger(__name__)
 OWNER_PREFIX = "mcp:"
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_STOP_GRACE_S = 5.0  # the SDK closes stdin, waits 2 s, then terminates and kills the process tree
+_STOP_GRACE_S = 6.0  # the SDK closes stdin, waits 2 s, then terminates (2 s) and kills the process tree
 _LOG_TAIL_CHARS = 400
 _SECRET_HEADERS = {"authorization", "cookie", "proxy-authorization"}
 
@@ -331,12 +331,14 @@ class _Connection:
         task = self._task
         if task is None or task.done():
             return
-        try:
-            await asyncio.wait_for(asyncio.shield(task), _STOP_GRACE_S)
-        except (asyncio.TimeoutError, Exception):
+        if self.client is None:
+            task.cancel()  # still starting: no session to end politely; the SDK still stops the process
+        done, _ = await asyncio.wait({task}, timeout=_STOP_GRACE_S)  # never raises the task's exception
+        if not done:
             task.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(task, 2.0)
+            await asyncio.wait({task}, timeout=_STOP_GRACE_S)
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: no "exception was never retrieved" at exit
 
     async def list_tools(self) -> list[Any]:
         if self.tools is None:
@@ -503,7 +505,7 @@ def _run_on_server(spec: ServerSpec, tool: str, work: Callable[[_Connection], Co
                 await _hub.drop(spec.name)  # hung or gone: stop it; the next call starts it again
             raise
 
-    budget = spec.connect_timeout + spec.timeout + _STOP_GRACE_S + 5.0
+    budget = spec.connect_timeout + spec.timeout + 3 * _STOP_GRACE_S + 5.0
     try:
         return _hub.run(job(), budget)
     except BaseException as exc:
