@@ -17,12 +17,12 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from hermes_nb import config, tools  # noqa: E402
-from hermes_nb.plugins import loader  # noqa: E402
-from hermes_nb.plugins.context import PluginContext  # noqa: E402
-from hermes_nb.plugins.manifest import PluginManifest  # noqa: E402
-from hermes_nb.redaction import redact  # noqa: E402
-from hermes_nb.tools import mcp_servers  # noqa: E402
+from hermes_nb import config, tools
+from hermes_nb.plugins import loader
+from hermes_nb.plugins.context import PluginContext
+from hermes_nb.plugins.manifest import PluginManifest
+from hermes_nb.redaction import redact
+from hermes_nb.tools import mcp_servers
 
 FAKE = str(Path(__file__).parent / "fixtures" / "fake_mcp_server.py")
 ALLOWED = ["echo", "add", "fail", "pid", "hang", "crash"]
@@ -72,7 +72,10 @@ def test_listing_starts_nothing(fake: str) -> None:
 
 
 def test_call_an_allowed_tool(fake: str) -> None:
-    assert _call("mcp_fake_echo", {"text": "hi"}) == {"result": "echo: hi", "structured": {"result": "echo: hi"}}
+    assert _call("mcp_fake_echo", {"text": "hi"}) == {
+        "result": "echo: hi",
+        "structured": {"result": "echo: hi"},
+    }
     added = _call("mcp_fake_add", {"a": 2, "b": "3"})  # the pipeline coerces "3" with the real schema
     assert added["structured"] == {"sum": 5}
 
@@ -108,7 +111,9 @@ def test_denied_by_default(tmp_path: Path) -> None:
 def test_plugins_call_through_ctx(fake: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HERMES_BUNDLED_PLUGINS", str(tmp_path / "empty"))
     ctx = PluginContext(PluginManifest(name="user", key="user"), loader.get_plugin_manager())
-    assert json.loads(ctx.call_mcp("fake", "echo", {"text": "from a plugin"}))["result"] == "echo: from a plugin"
+    assert (
+        json.loads(ctx.call_mcp("fake", "echo", {"text": "from a plugin"}))["result"] == "echo: from a plugin"
+    )
     denied = json.loads(ctx.call_mcp("fake", "secret", {}))
     assert denied["code"] == "INVALID_INPUT"
     unknown = json.loads(ctx.call_mcp("nope", "echo", {}))
