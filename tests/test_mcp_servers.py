@@ -174,6 +174,12 @@ def test_env_references_resolve_from_keys_and_stay_secret() -> None:
     spec = mcp_servers.server_spec("fake")
     assert dict(spec.env) == {"FAKE_TOKEN": "tok-123456789", "MODE": "plain"}
     assert "tok-123456789" not in redact("the token is tok-123456789")
+    servers = config.get("mcp.servers")
+    auth = {"url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${FAKE_MCP_TOKEN}"}}
+    config.set("mcp.servers", {**servers, "remote": auth})
+    assert dict(mcp_servers.server_spec("remote").headers) == {"Authorization": "Bearer tok-123456789"}
+    assert redact("the token tok-123456789 alone") == "the token *** alone"
+    assert redact("Bearer of news") == "Bearer of news"  # the scheme word is not a secret
     _serve("unset", env={"X": "${NOT_SET_ANYWHERE}"})
     result = json.loads(mcp_servers.call_json("unset", "echo", {}))
     assert result["code"] == "PROVIDER_NOT_CONFIGURED" and "NOT_SET_ANYWHERE" in result["error"]

@@ -119,8 +119,9 @@ def _expand(value: Any, where: str, *, secret: bool = False) -> str:
     expanded = _VAR.sub(resolve, text)
     if secret or expanded != text:
         register_secret(expanded)
-        for part in expanded.split():
-            register_secret(part)  # "Bearer <token>": the token alone is masked too
+        parts = expanded.split()
+        if len(parts) == 2 and parts[0].isalpha():
+            register_secret(parts[1])  # "Bearer <token>": the token alone is masked too, not the word
     return expanded
 
 
@@ -209,8 +210,18 @@ def server_specs() -> dict[str, ServerSpec]:
         try:
             out[str(name)] = _spec(str(name), raw)
         except HermesError as exc:
-            log.warning("MCP server %s left out: %s", name, exc.message)
+            _warn_once(f"MCP server {name} left out: {exc.message}")
     return out
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """Registry lookups re-read the configuration often; say each problem once per process (or reset)."""
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("%s", message)
 
 
 def registry_name(server: str, tool: str) -> str:
@@ -439,6 +450,7 @@ atexit.register(_hub.shutdown)
 def stop_all() -> None:
     """Stop every running MCP server of this process (the kernel's exit does this too)."""
     _hub.shutdown()
+    _warned.clear()
 
 
 # -- calls -----------------------------------------------------------------------------------------
@@ -605,7 +617,7 @@ def sync_registry(target: ToolRegistry) -> None:
     try:
         specs = server_specs()
     except HermesError as exc:
-        log.warning("mcp.servers ignored: %s", exc.message)
+        _warn_once(f"mcp.servers ignored: {exc.message}")
         specs = {}
     wanted = {registry_name(s.name, tool): (s, tool) for s in specs.values() for tool in s.allow}
     present = target.names_owned_by(OWNER_PREFIX)
