@@ -126,7 +126,7 @@ class HermesMagics(Magics):
         config=True,
         help="Images: embed a thumbnail (thumb), the full image (full) or only a link (link).",
     )
-    use_widgets = Bool(False, config=True, help="Add an ipywidgets view to results (static HTML stays).")
+    use_widgets = Bool(False, config=True, help="Add an anywidget view to results (static HTML stays).")
     short_errors = Bool(True, config=True, help="Show hermes_nb errors as one line; False shows tracebacks.")
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
@@ -138,10 +138,11 @@ class HermesMagics(Magics):
         if proposal["value"]:
             import importlib.util
 
-            if importlib.util.find_spec("ipywidgets") is None:
+            missing = [m for m in ("anywidget", "ipywidgets") if importlib.util.find_spec(m) is None]
+            if missing:
                 raise TraitError(
-                    "use_widgets needs ipywidgets, which is not installed: pip install 'hermes_nb[widgets]' "
-                    "(the static result views work without it)"
+                    f"use_widgets needs {' and '.join(missing)}, which is not installed: "
+                    "pip install 'hermes_nb[widgets]' (the static result views work without it)"
                 )
         return bool(proposal["value"])
 
