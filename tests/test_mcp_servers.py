@@ -189,3 +189,23 @@ def test_config_changes_follow_without_a_restart(fake: str) -> None:
     assert any(r["toolset"] == "fake" for r in tools.list_tools())
     config.set("mcp.servers", {})
     assert not any(r["toolset"] == "fake" for r in tools.list_tools())
+
+
+def test_listing_configured_servers_imports_no_mcp_sdk(hermetic: Path) -> None:
+    import subprocess
+
+    import yaml
+
+    servers = {"fake": {"command": sys.executable, "args": [FAKE], "allow": ["echo"]}}
+    (hermetic / "config.yaml").write_text(yaml.safe_dump({"mcp": {"servers": servers}}), encoding="utf-8")
+    code = (
+        "import sys, hermes_nb as hn\n"
+        "names = [r['name'] for r in hn.tools.list_tools() if r['toolset'] == 'fake']\n"
+        "print(names, [m for m in ('mcp', 'anywidget', 'uvicorn') if m in sys.modules])"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "HERMES_HOME": str(hermetic), "PYTHONPATH": root}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "['mcp_fake_echo'] []"

@@ -29,6 +29,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import importlib.util
 import json
 import logging
 import os
@@ -495,7 +496,9 @@ def _allowed(spec: ServerSpec, tool: str) -> None:
 
 
 def _check_startable(spec: ServerSpec) -> None:
-    _sdk()
+    """Raise when ``spec`` cannot start: no mcp package, no command (imports nothing: listings call it)."""
+    if importlib.util.find_spec("mcp") is None:
+        _sdk()  # raises the install hint
     if spec.command and shutil.which(spec.command) is None and not os.path.isfile(spec.command):
         raise ProviderNotConfiguredError(
             f"MCP server {spec.name}: command {spec.command!r} is not found; install it or give its "
