@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-import mcp_types as types
+from mcp import types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 

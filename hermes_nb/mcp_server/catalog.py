@@ -18,7 +18,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
+from mcp import types
 
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.tool_registry import registry
