@@ -64,6 +64,10 @@ def test_allowed_tools_join_hn_tools_under_the_server_toolset(fake: str) -> None
     assert set(rows) == {mcp_servers.registry_name("fake", t) for t in ALLOWED}
     assert rows["mcp_fake_echo"]["owner"] == "mcp:fake" and rows["mcp_fake_echo"]["available"]
     assert not any(r["name"] == "mcp_fake_secret" for r in tools.list_tools())
+    from hermes_nb.notebook import hermes_command
+
+    listing = repr(hermes_command.run(["tools", "list"]))  # %hermes tools list
+    assert "mcp_fake_echo" in listing and "mcp:fake" in listing
 
 
 def test_listing_starts_nothing(fake: str) -> None:
