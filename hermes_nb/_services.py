@@ -28,6 +28,10 @@ def _no_converter(_data: bytes, content_type: str, _url: str) -> tuple[str, str]
     raise RuntimeError(f"no {content_type} converter is wired (import hermes_nb first)")
 
 
+def _no_mcp(server: str, tool: str, _args: Any) -> str:
+    raise RuntimeError(f"no MCP client is wired to call {server}/{tool} (import hermes_nb first)")
+
+
 class Services:
     """The slots; each has a harmless default so a lower layer works on its own (e.g. in unit tests)."""
 
@@ -39,6 +43,10 @@ class Services:
     before_discovery: Callable[[], None] = staticmethod(_nothing)
     #: ``builtin_tools(registry)`` registers the built-in tools into a tool registry
     builtin_tools: Callable[[Any], None] = staticmethod(_nothing)
+    #: ``sync_tools(registry)`` brings the tools that follow the configuration (``mcp.servers``) up to date
+    sync_tools: Callable[[Any], None] = staticmethod(_nothing)
+    #: ``call_mcp(server, tool, args)`` → the JSON result of a tool of a configured MCP server
+    call_mcp: Callable[[str, str, Any], str] = staticmethod(_no_mcp)
     #: ``check_setting(key, value, providers)`` raises when a config value would break something later
     check_setting: Callable[[str, Any, bool], None] = staticmethod(_nothing)
     #: ``plugin_settings()`` → ``{key: config_keys.Setting}`` the discovered plugins declare

@@ -33,6 +33,18 @@ def _builtin_tools(target: Any) -> None:
     register_builtin_tools(target)
 
 
+def _sync_tools(target: Any) -> None:
+    from hermes_nb.tools import mcp_servers  # the mcp SDK itself loads only when a server starts
+
+    mcp_servers.sync_registry(target)
+
+
+def _call_mcp(server: str, tool: str, args: Any) -> str:
+    from hermes_nb.tools import mcp_servers
+
+    return mcp_servers.call_json(server, tool, args)
+
+
 def _render(obj: Any) -> dict[str, Any]:
     from hermes_nb.notebook import rendering  # the renderer only when something is shown
 
@@ -63,6 +75,8 @@ def wire() -> None:
     services.load_plugins = _load_plugins
     services.before_discovery = _hermes_names
     services.builtin_tools = _builtin_tools
+    services.sync_tools = _sync_tools
+    services.call_mcp = _call_mcp
     services.render = _render
     services.check_setting = _check_setting
     services.plugin_settings = _plugin_settings

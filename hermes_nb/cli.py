@@ -1,4 +1,4 @@
-"""The ``hermes-nb`` command: plugins, tools, cache, config, doctor, emulate, demo, and plugin commands.
+"""The ``hermes-nb`` command: plugins, tools, cache, config, doctor, emulate, demo, mcp, and plugin commands.
 
 Exit codes: 0 ok, 1 runtime error (one line on stderr, no traceback), 2 usage error.
 """
@@ -20,7 +20,7 @@ __all__ = ["main", "build_parser"]
 
 log = logging.getLogger(__name__)
 
-_BUILTIN = ("plugins", "tools", "config", "doctor", "emulate", "demo")
+_BUILTIN = ("plugins", "tools", "config", "doctor", "emulate", "demo", "mcp")
 
 
 class _CommandError(Exception):
@@ -268,6 +268,23 @@ def _emulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from hermes_nb.extras import FeatureNotInstalledError, require
+
+    try:
+        require("mcp", "hermes-nb mcp")
+    except FeatureNotInstalledError as exc:
+        raise _CommandError(exc.message) from None
+    from hermes_nb import mcp_server  # lazy: a subcommand loads only what it uses
+
+    if args.http:
+        mcp_server.parse_bind(args.http)  # a bad or non-loopback address fails before anything starts
+        mcp_server.serve_http(args.http)
+    else:
+        mcp_server.serve_stdio()
+    return 0
+
+
 def _demo(argv: list[str]) -> int:
     from hermes_nb import demo  # lazy: a subcommand loads only what it uses
 
@@ -331,6 +348,15 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
     store.add_argument("--since", default=None, help="entries/export: from this ISO time on")
     _sub(top, "emulate", "run the provider emulator on 127.0.0.1", _emulate).add_argument(
         "--port", type=int, default=0, help="port (default: a free one)"
+    )
+    serve = _sub(
+        top, "mcp", "serve the notebook's tools to MCP clients (stdio; --http for loopback HTTP)", _mcp
+    )
+    serve.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        default=None,
+        help="streamable HTTP on loopback (e.g. 127.0.0.1:8765) with a bearer token printed once",
     )
     # `demo` takes its own options (main() hands them over before parsing); listed here for --help.
     top.add_parser("demo", help="run the offline demo notebook and write a report (hermes-nb demo --help)")

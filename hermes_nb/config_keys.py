@@ -71,6 +71,12 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
         "hermes_nb_files",
         "Folder beside the notebook that full-size images are linked from ('' links the cache file).",
     ),
+    "mcp.servers": (
+        {},
+        "MCP servers whose allowed tools join hn.tools: name → command/args/env or url/headers, allow, timeout.",
+    ),
+    "mcp.timeout": (120.0, "Seconds a tool of an MCP server may take before TIMEOUT (per server: timeout)."),
+    "mcp.connect_timeout": (60.0, "Seconds an MCP server has to start and answer (per server: connect_timeout)."),
 }
 
 #: Hermes keys that no longer do anything; a config.yaml that sets one gets a warning naming why.

@@ -46,9 +46,10 @@ class Feature:
 
 #: In the order ``hermes-nb doctor`` lists them. ``all`` installs every feature that is not heavy.
 FEATURES: tuple[Feature, ...] = (
-    Feature("widgets", ("ipywidgets",), "interactive result views (use_widgets)"),
+    Feature("widgets", ("anywidget", "ipywidgets"), "interactive result views (use_widgets)"),
     Feature("progress", ("tqdm",), "progress bars for batches"),
     Feature("dask", ("dask", "distributed"), "batches on a Dask cluster (executor=client.get_executor())"),
+    Feature("mcp", ("mcp", "anyio", "httpx2", "uvicorn"), "hermes-nb mcp; MCP servers' tools in hn.tools"),
     Feature(
         "diffusers",
         ("diffusers", "torch", "transformers", "accelerate"),

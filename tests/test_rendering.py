@@ -159,7 +159,7 @@ def test_gallery_grid(tmp_path: Path) -> None:
 
 
 def test_widget_view_rides_with_static_html(tmp_path: Path) -> None:
-    pytest.importorskip("ipywidgets")
+    pytest.importorskip("anywidget")
     for obj in (_search(), ExtractResult(_pages(), "direct", [], 0.5), _image(tmp_path)):
         bundle = widgets.widget(obj)._repr_mimebundle_()
         assert {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"} <= set(bundle)
@@ -174,7 +174,7 @@ def test_unknown_type_is_a_type_error() -> None:
 
 
 def test_search_widget_pages_and_its_extract_button_calls_the_sdk() -> None:
-    pytest.importorskip("ipywidgets")
+    pytest.importorskip("anywidget")
     from hermes_nb import config
     from hermes_nb.plugins.registry import web_providers
     from hermes_nb.plugins.web_provider import WebSearchProvider
@@ -195,18 +195,20 @@ def test_search_widget_pages_and_its_extract_button_calls_the_sdk() -> None:
 
         def extract(self, urls: list[str], **kwargs: object) -> list[dict[str, str]]:
             calls.append(list(urls))
-            return [{"url": u, "title": "T", "content": "body"} for u in urls]
+            return [{"url": u, "title": "T", "content": "body of the page"} for u in urls]
 
     web_providers.register(Reader())
     config.set("web.extract_backend", "reader")
     hits = [SearchHit(f"t{i}", f"https://ex.test/{i}", "d", i) for i in range(1, 8)]  # two pages of 5
     view = widgets.view_for(SearchResult("q", hits, "ddgs", [], 0.1, limit=7, effective_limit=7))
-    (prev_btn, next_btn, label), rows, _detail = view.children[0].children, view.children[1], view.children[2]
-    assert "page 1/2" in label.value and prev_btn.disabled and len(rows.children) == 5
-    next_btn.click()
-    assert "page 2/2" in label.value and next_btn.disabled and len(rows.children) == 2
-    extract_button = rows.children[0].children[0]
-    extract_button.click()
+    assert view.kind == "search" and view.pages == 2 and view.page == 0
+    assert [item["url"] for item in view.items] == [h.url for h in hits]
+    view.page = 1  # what the "next" button sets
+    assert view.page == 1
+    view.page = 9  # out of range: clamped
+    assert view.page == 1
+    view._handle_custom_msg({"type": "extract", "url": "https://ex.test/6"}, [])  # the "extract" button
     assert calls == [["https://ex.test/6"]]
-    prev_btn.click()
-    assert "page 1/2" in label.value
+    assert "body of the page" in view.detail_html and not view.busy
+    view._handle_custom_msg({"type": "extract", "url": "https://elsewhere.test/"}, [])
+    assert calls == [["https://ex.test/6"]] and "not one of these results" in view.detail_html

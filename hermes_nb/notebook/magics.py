@@ -135,7 +135,7 @@ class HermesMagics(Magics):
         config=True,
         help="Images: embed a thumbnail (thumb), the full image (full) or only a link (link).",
     )
-    use_widgets = Bool(False, config=True, help="Add an ipywidgets view to results (static HTML stays).")
+    use_widgets = Bool(False, config=True, help="Add an anywidget view to results (static HTML stays).")
     short_errors = Bool(True, config=True, help="Show hermes_nb errors as one line; False shows tracebacks.")
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
@@ -148,6 +148,7 @@ class HermesMagics(Magics):
             from hermes_nb.extras import FeatureNotInstalledError, require  # lazy: keeps %load_ext fast
 
             try:
+                require("anywidget", "use_widgets")
                 require("ipywidgets", "use_widgets")
             except FeatureNotInstalledError as exc:
                 raise TraitError(f"{exc.message} (the static result views work without it)") from None
@@ -335,6 +336,7 @@ class HermesMagics(Magics):
             %hermes tools [list|call NAME JSON]      registered tools
             %hermes cache [stats|entries|clear|export|load|drift|costs]   the result store
             %hermes doctor                           check the installation
+            %hermes mcp [--http HOST:PORT | servers] register hermes-nb mcp with an MCP client
         """
         from hermes_nb.notebook import commands  # lazy: keeps %load_ext fast
 

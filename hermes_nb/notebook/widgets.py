@@ -1,13 +1,22 @@
-"""Optional ipywidgets views of results: paging over hits, extract buttons, an image gallery.
+"""Interactive result views on anywidget: paging over hits with an extract button, pages, an image gallery.
 
-Widgets are opt-in (``%config HermesMagics.use_widgets = True`` or ``hermes_nb.notebook.widgets.widget(r)``)
-and ipywidgets is imported on first use only. A widget view is always displayed in ONE bundle
-together with the static HTML and ``text/plain`` (as ipympl does), so GitHub, nbconvert, VS Code
-and nbval still see the result when no live kernel renders the widget.
+One ES module (``widget_views.js``) and one Python model (``ResultView``) make every view, so the
+same widget runs in JupyterLab, Notebook 7, VS Code, Colab and marimo. Widgets are opt-in
+(``%config HermesMagics.use_widgets = True`` or ``hermes_nb.notebook.widgets.widget(r)``) and
+anywidget is imported on first use only. A widget view is always displayed in ONE bundle together
+with the static HTML and ``text/plain`` (as ipympl does), so GitHub, nbviewer, exported HTML and
+nbval still see the result when no live kernel renders the widget.
+
+The model is plain Python state (``kind``, ``title``, ``items``, ``page``, ``detail_html``, ``busy``)
+synced to the browser; the browser pages by setting ``page`` (clamped here) and asks for an extract
+with a ``{"type": "extract", "url": …}`` message, which runs ``hn.extract`` in the kernel — only for
+URLs the view shows.
 """
 
 from __future__ import annotations
 
+import base64
+import functools
 import html
 from pathlib import Path
 from typing import Any
@@ -18,28 +27,27 @@ from hermes_nb.notebook.markdown import markdown_to_html
 from hermes_nb.notebook.static import static_bundle
 from hermes_nb.notebook.web_cards import first_heading
 
-__all__ = ["widget", "view_for", "widget_mime", "WidgetView", "PAGE_SIZE"]
+__all__ = ["widget", "view_for", "widget_mime", "WidgetView", "PAGE_SIZE", "ESM_PATH"]
 
 PAGE_SIZE = 5
-#: Widget HTML does not inherit the notebook's link style: titles must look clickable.
-_LINK = "color:var(--jp-content-link-color,#0969da);text-decoration:underline"
+ESM_PATH = Path(__file__).with_name("widget_views.js")
 _WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def _ipywidgets() -> Any:
-    return require("ipywidgets", "the widget view")
+def _anywidget() -> Any:
+    return require("anywidget", "the widget view")
 
 
 def _available() -> bool:
     try:
-        _ipywidgets()
+        _anywidget()
     except Exception:
         return False
     return True
 
 
 def widget_mime(view: Any) -> dict[str, Any]:
-    """The widget-view entry of a display bundle for the ipywidgets ``view``."""
+    """The widget-view entry of a display bundle for the widget ``view``."""
     return {_WIDGET_MIME: {"version_major": 2, "version_minor": 0, "model_id": view.model_id}}
 
 
@@ -51,20 +59,118 @@ def _kind(obj: Any) -> str:
     return ""
 
 
+@functools.cache
+def _view_class() -> type:
+    """``ResultView``, made on first use (anywidget and ipywidgets load only then)."""
+    anywidget = _anywidget()
+    import traitlets
+
+    class ResultView(anywidget.AnyWidget):  # type: ignore[name-defined]
+        """The synced state of one result view; ``widget_views.js`` draws it."""
+
+        _esm = ESM_PATH.read_text(encoding="utf-8")
+        kind = traitlets.Unicode("").tag(sync=True)
+        title = traitlets.Unicode("").tag(sync=True)
+        items = traitlets.List(traitlets.Dict()).tag(sync=True)
+        page = traitlets.Int(0).tag(sync=True)
+        page_size = traitlets.Int(PAGE_SIZE).tag(sync=True)
+        detail_html = traitlets.Unicode("").tag(sync=True)
+        busy = traitlets.Bool(False).tag(sync=True)
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.on_msg(_on_message)
+
+        @property
+        def pages(self) -> int:
+            """How many pages of hits (1 for the other kinds)."""
+            if self.kind != "search":
+                return 1
+            return max(1, -(-len(self.items) // max(1, self.page_size)))
+
+        @traitlets.validate("page")
+        def _clamp(self, proposal: Any) -> int:
+            return min(max(int(proposal["value"]), 0), self.pages - 1)
+
+        def extract(self, url: str) -> None:
+            """Extract ``url`` (one of the hits shown) and show it under the hits."""
+            if self.kind != "search" or url not in {item.get("url") for item in self.items}:
+                self.detail_html = f"<em>{html.escape(url)} is not one of these results</em>"
+                return
+            from hermes_nb import web  # lazy: only the extract button needs the web SDK
+
+            self.busy = True
+            try:
+                self.detail_html = static_bundle(web.extract([url]))["text/html"]
+            except Exception as exc:  # shown in the widget; the static output stays intact
+                message = html.escape(f"{type(exc).__name__}: {exc}")
+                self.detail_html = f'<div class="hermes-nb-error">{message}</div>'
+            finally:
+                self.busy = False
+
+    return ResultView
+
+
+def _on_message(view: Any, content: Any, buffers: Any) -> None:
+    if isinstance(content, dict) and content.get("type") == "extract" and isinstance(content.get("url"), str):
+        view.extract(content["url"])
+
+
+def _search_state(res: Any) -> dict[str, Any]:
+    hits = [
+        {
+            "position": int(hit.position),
+            "title": str(hit.title or hit.url),
+            "url": str(hit.url),
+            "description": str(hit.description or ""),
+        }
+        for hit in res.hits
+    ]
+    return {"kind": "search", "title": f"{res.query!s} · {len(hits)} results · {res.provider}", "items": hits}
+
+
+def _pages_state(res: Any) -> dict[str, Any]:
+    items = []
+    for page in res.pages:
+        error = getattr(page, "error", None)
+        body = html.escape(error) if error else markdown_to_html(page.content or "")
+        title = (page.title or first_heading(page.content or "") or page.url)[:80]
+        items.append({"title": str(title), "html": body})
+    return {"kind": "pages", "title": f"{len(items)} pages · {res.provider}", "items": items}
+
+
+def _gallery_state(images: list[Any]) -> dict[str, Any]:
+    items = []
+    for img in images:
+        path = Path(img.path)
+        data, mime, _size = thumbnail_bytes(path, 256)
+        items.append(
+            {
+                "src": f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}",
+                "href": file_href(path),
+                "name": path.name,
+                "caption": f"{img.provider} · {img.model or ''}",
+            }
+        )
+    return {"kind": "gallery", "title": f"{len(items)} images", "items": items}
+
+
 def view_for(obj: Any) -> Any | None:
-    """An ipywidgets view of ``obj``, or ``None`` when ipywidgets is missing or the type has none."""
+    """The widget of ``obj``, or ``None`` when anywidget is missing or the type has no view."""
     if not _available():
         return None
     kind = _kind(obj)
     if kind == "SearchResult":
-        return _search_view(obj)
-    if kind in ("ExtractResult", "CrawlResult"):
-        return _pages_view(obj)
-    if kind == "ImageResult":
-        return _gallery_view([obj])
-    if kind == "ImageGallery":
-        return _gallery_view(list(obj))
-    return None
+        state = _search_state(obj)
+    elif kind in ("ExtractResult", "CrawlResult"):
+        state = _pages_state(obj)
+    elif kind == "ImageResult":
+        state = _gallery_state([obj])
+    elif kind == "ImageGallery":
+        state = _gallery_state(list(obj))
+    else:
+        return None
+    return _view_class()(**state)
 
 
 class WidgetView:
@@ -85,94 +191,8 @@ class WidgetView:
 
 
 def widget(result: Any) -> WidgetView:
-    """The widget view of a search, extract, crawl or image result (raises when ipywidgets is missing)."""
-    _ipywidgets()
+    """The widget view of a search, extract, crawl or image result (raises when anywidget is missing)."""
+    _anywidget()
     if not _kind(result):
         raise TypeError(f"no widget view for {type(result).__name__}")
     return WidgetView(result)
-
-
-def _search_view(res: Any) -> Any:
-    w = _ipywidgets()
-    hits = list(res.hits)
-    pages = max(1, -(-len(hits) // PAGE_SIZE))
-    state = {"page": 0}
-    rows = w.VBox()
-    label = w.Label()
-    prev_btn = w.Button(description="◀ prev", layout=w.Layout(width="90px"))
-    next_btn = w.Button(description="next ▶", layout=w.Layout(width="90px"))
-    detail = w.Output()
-
-    def _extract(url: str) -> None:
-        from hermes_nb import web  # lazy: only the extract button needs the web SDK
-
-        detail.clear_output()
-        with detail:
-            try:
-                from IPython.display import display
-
-                display(web.extract([url]))
-            except Exception as exc:  # shown in the widget; the static output stays intact
-                print(f"{type(exc).__name__}: {exc}")
-
-    def _row(hit: Any) -> Any:
-        link = html.escape(hit.url, quote=True)
-        text = (
-            f'<b>{int(hit.position)}.</b> <a href="{link}" target="_blank" rel="noopener noreferrer" '
-            f'style="{_LINK}">'
-            f"{html.escape(hit.title or hit.url)}</a><br><small>{html.escape(hit.description or '')}</small>"
-        )
-        button = w.Button(description="extract", layout=w.Layout(width="80px"))
-        button.on_click(lambda _b, url=hit.url: _extract(url))
-        return w.HBox([button, w.HTML(text)])
-
-    def _show() -> None:
-        start = state["page"] * PAGE_SIZE
-        rows.children = [_row(h) for h in hits[start : start + PAGE_SIZE]]
-        where = f"page {state['page'] + 1}/{pages}"
-        label.value = f"{res.query!s} — {where} · {len(hits)} results · {res.provider}"
-        prev_btn.disabled = state["page"] == 0
-        next_btn.disabled = state["page"] >= pages - 1
-
-    def _move(step: int) -> None:
-        state["page"] = min(max(state["page"] + step, 0), pages - 1)
-        _show()
-
-    prev_btn.on_click(lambda _b: _move(-1))
-    next_btn.on_click(lambda _b: _move(1))
-    _show()
-    return w.VBox([w.HBox([prev_btn, next_btn, label]), rows, detail])
-
-
-def _pages_view(res: Any) -> Any:
-    w = _ipywidgets()
-
-    pages = list(res.pages)
-    children = []
-    for page in pages:
-        if getattr(page, "error", None):
-            body = html.escape(page.error)
-        else:
-            body = markdown_to_html(page.content or "")
-        children.append(w.HTML(f'<div style="max-height:480px;overflow:auto">{body}</div>'))
-    acc = w.Accordion(children=children)
-    for i, page in enumerate(pages):
-        acc.set_title(i, (page.title or first_heading(page.content or "") or page.url)[:80])
-    return acc
-
-
-def _gallery_view(images: list[Any]) -> Any:
-    w = _ipywidgets()
-
-    cells = []
-    for img in images:
-        path = Path(img.path)
-        data, _mime, _size = thumbnail_bytes(path, 256)
-        href = html.escape(file_href(path), quote=True)
-        links = w.HTML(
-            f'<a href="{href}" target="_blank">open</a> · '
-            f'<a href="{href}" download="{html.escape(path.name, quote=True)}">download</a>'
-        )
-        caption = w.HTML(f"<small>{html.escape(img.provider)} · {html.escape(str(img.model or ''))}</small>")
-        cells.append(w.VBox([w.Image(value=data, format="jpeg"), caption, links]))
-    return w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(auto-fill, 270px)"))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_nb import config
+from hermes_nb._services import services
 from hermes_nb.plugins import hooks, tool_registry
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.manifest import PluginManifest
@@ -302,6 +303,15 @@ class PluginContext:
 
     def dispatch_tool(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         result: str = tool_registry.registry.dispatch(tool_name, args, **kwargs)
+        return result
+
+    def call_mcp(self, server: str, tool: str, args: dict[str, Any] | None = None) -> str:
+        """Call ``tool`` of the MCP server ``server`` of ``mcp.servers`` (its ``allow`` list applies).
+
+        Returns the JSON result string like ``dispatch_tool``: ``{"result": text, "structured"?: ...}``
+        or ``{"error": message, "code"?: CODE}`` (not allowed, timed out, server gone); never raises.
+        """
+        result: str = services.call_mcp(server, tool, args)
         return result
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:

@@ -222,6 +222,15 @@ class ToolRegistry:
     def _prepare(self) -> None:
         self._ensure_builtins()
         ensure_plugins_loaded("tools")
+        try:
+            services.sync_tools(self)  # tools that follow the configuration (mcp.servers)
+        except Exception as exc:  # a broken configuration must not hide the other tools
+            log.warning("syncing configured tools failed: %s: %s", type(exc).__name__, redact(str(exc)))
+
+    def names_owned_by(self, prefix: str) -> dict[str, str]:
+        """Name → owner of the entries whose owner starts with ``prefix`` (no plugin loading)."""
+        with self._lock:
+            return {n: e.owner for n, e in self._tools.items() if e.owner.startswith(prefix)}
 
     # -- lookup ---------------------------------------------------------------------------------
     def get_entry(self, name: str) -> ToolEntry | None:

@@ -31,7 +31,9 @@ __all__ = [
     "WEB_SEARCH_SCHEMA",
     "WEB_EXTRACT_SCHEMA",
     "IMAGE_GENERATE_SCHEMA",
+    "WEB_CRAWL_SCHEMA",
     "register_builtin_tools",
+    "web_crawl_tool",
     "web_search_tool",
     "web_extract_tool",
     "image_generate_tool",
@@ -88,6 +90,35 @@ WEB_EXTRACT_SCHEMA: dict[str, Any] = {
             },
         },
         "required": ["urls"],
+    },
+}
+
+WEB_CRAWL_SCHEMA: dict[str, Any] = {
+    "name": "web_crawl",
+    "description": (
+        "Crawl a website from a start URL (same site, breadth-first) and return each page's main content "
+        "as markdown."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "url": {"type": "string", "description": "The page to start from."},
+            "depth": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 5,
+                "default": 2,
+                "description": "Links to follow from the start page (default 2).",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100,
+                "default": 20,
+                "description": "Pages to return at most (default 20).",
+            },
+        },
+        "required": ["url"],
     },
 }
 
@@ -198,6 +229,13 @@ def _page_row(item: Any) -> dict[str, Any]:
     return row
 
 
+def _coded(row: dict[str, Any], code: str | None) -> dict[str, Any]:
+    """A failed page row carries the error code of ``hermes_nb.errors`` (CONTENT_BLOCKED, ...)."""
+    if row.get("error") and code:
+        row["code"] = code
+    return row
+
+
 def _match_pages(urls: list[str | None], rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """Input index → page row: by position when every URL got a row, else by URL."""
     indices = [i for i, u in enumerate(urls) if u is not None]
@@ -224,7 +262,7 @@ async def web_extract_tool(args: dict[str, Any], **_: Any) -> str:
             result = await web.aextract(wanted, max_chars=max_chars)
         except Exception as exc:
             return _dumps(_failure(exc, "Error extracting content"))
-        pages = _match_pages(urls, [_page_row(p) for p in result.envelope])
+        pages = _match_pages(urls, [_coded(_page_row(p.to_dict()), p.error_code) for p in result.pages])
     results = [
         _empty_row(f"Invalid URL item at index {index}")
         if url is None
@@ -240,6 +278,32 @@ async def web_extract_tool(args: dict[str, Any], **_: Any) -> str:
             }
         )
     return _dumps({"results": results})
+
+
+# -- web_crawl (not a Hermes model tool: the MCP server serves it) ----------------------------------
+def web_crawl_tool(args: dict[str, Any], **_: Any) -> str:
+    """``web_crawl`` handler: ``{"results": [{"url", "title", "content", "error"}]}`` of the pages reached.
+
+    Hermes removed crawl as a model tool; hermes_nb keeps it in the SDK (``hn.crawl``) and the MCP
+    server offers it to agents. It is not registered in ``hn.tools``.
+    """
+    url = str(args.get("url") or "").strip()
+    if not url:
+        return _dumps(_invalid("url is required for web_crawl"))
+    depth = _clamp_int(args.get("depth", 2), 2, 0, 5)
+    limit = _clamp_int(args.get("limit", 20), 20, 1, 100)
+    try:
+        result = web.crawl(url, depth=depth, limit=limit)
+    except Exception as exc:
+        return _dumps(_failure(exc, "Error crawling"))
+    rows = [_coded(_page_row(p.to_dict()), p.error_code) for p in result.pages]
+    if not any(r["content"] for r in rows):
+        first = next((r for r in rows if r["error"]), None)
+        message = first["error"] if first else f"No page could be read from {url}"
+        return _dumps(
+            {"success": False, "error": message, "code": (first or {}).get("code") or "CONTENT_FETCH_FAILED"}
+        )
+    return _dumps({"results": rows})
 
 
 # -- image_generate -------------------------------------------------------------------------------

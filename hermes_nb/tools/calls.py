@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from hermes_nb.plugins import hooks, tool_registry
+from hermes_nb.redaction import redact
 
-__all__ = ["coerce_args", "error_message", "handle_function_call", "ahandle_function_call"]
+__all__ = [
+    "coerce_args",
+    "error_message",
+    "handle_function_call",
+    "ahandle_function_call",
+    "handle_unregistered_call",
+]
 
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
@@ -219,6 +226,33 @@ async def ahandle_function_call(
     result, error_type = await tool_registry.registry._adispatch(
         function_name, args, task_id=task_id, session_id=session_id, user_task=user_task, **kwargs
     )
+    return _after(
+        function_name, args, ctx, result, started, "ok" if error_type is None else "error", error_type
+    )
+
+
+def handle_unregistered_call(
+    function_name: str,
+    function_args: Any,
+    handler: Callable[[dict[str, Any]], str],
+    *,
+    session_id: str | None = None,
+    tool_call_id: str | None = None,
+) -> str:
+    """The same pipeline (hooks included) for a tool served outside the registry (the MCP server's
+    ``web_crawl``): ``handler(args)`` returns the JSON result string; an exception becomes an error result."""
+    ctx = _context(None, tool_call_id, session_id, None, None)
+    started = time.perf_counter()
+    args, done = _gate(function_name, function_args, ctx, None, False, started)
+    if done is not None:
+        return done
+    try:
+        result, error_type = handler(args), None
+    except Exception as exc:
+        result, error_type = (
+            tool_registry.tool_error(redact(f"Tool execution failed: {type(exc).__name__}: {exc}")),
+            type(exc).__name__,
+        )
     return _after(
         function_name, args, ctx, result, started, "ok" if error_type is None else "error", error_type
     )

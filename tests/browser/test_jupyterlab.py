@@ -229,28 +229,30 @@ def test_full_size_link_opens_the_image(page: Any, lab: dict[str, Any]) -> None:
 
 
 def test_widget_paging_and_extract(page: Any) -> None:
-    next_button = page.locator("button.widget-button", has_text="next").first
-    view = page.locator(".widget-vbox", has=next_button).first
+    """The anywidget view: "next ▶" pages, "extract" brings the page back from the kernel."""
+    view = page.locator(".hermes-nb-widget", has=page.locator("button.hermes-nb-next")).first
     view.scroll_into_view_if_needed()
-    assert "page 1/3" in view.locator(".widget-label").first.inner_text()
-    first_title = view.locator("a").first.inner_text()
-    next_button.click()
+    assert "page 1/3" in view.locator(".hermes-nb-page-label").first.inner_text()
+    first_title = view.locator(".hermes-nb-hits a").first.inner_text()
+    view.locator("button.hermes-nb-next").first.click()
     page.wait_for_function(
-        "[...document.querySelectorAll('.widget-label')].some(l => l.innerText.includes('page 2/3'))"
+        "[...document.querySelectorAll('.hermes-nb-page-label')].some(l => l.innerText.includes('page 2/3'))"
     )
-    assert view.locator("a").first.inner_text() != first_title
-    assert view.locator("a").first.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
-    view.locator("button.widget-button", has_text="extract").first.click()
-    # the extracted page appears under the hits: its widget view (an accordion titled with the page)
-    view.locator(".jupyter-widget-Collapse, .widget-accordion, .hermes-nb-extract").first.wait_for()
-    assert "Error" not in view.locator(".widget-output").first.inner_text()
+    assert view.locator(".hermes-nb-hits a").first.inner_text() != first_title
+    link = view.locator(".hermes-nb-hits a").first
+    assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
+    view.locator("button.hermes-nb-extract-button").first.click()
+    # the extracted page appears under the hits: its static card, made by the kernel
+    view.locator(".hermes-nb-detail .hermes-nb").first.wait_for()
+    assert "Error" not in view.locator(".hermes-nb-detail").first.inner_text()
 
 
 def test_widget_gallery_shows_both_images(page: Any) -> None:
-    gallery = page.locator("img.widget-image")
+    gallery = page.locator("img.hermes-nb-gallery-image")
     assert gallery.count() >= 2
     for i in range(2):
-        assert gallery.nth(i).evaluate("img => img.naturalWidth > 0")
+        gallery.nth(i).scroll_into_view_if_needed()
+        assert gallery.nth(i).evaluate("img => img.complete && img.naturalWidth > 0")
 
 
 def test_screenshots_light_and_dark(page: Any, lab: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from hermes_nb.notebook.commands.answers import Message, Table
 __all__ = ["run", "SUBCOMMANDS", "Table", "Message"]
 
 #: Every subcommand, in the order ``%hermes?`` lists them; each is the module of that name here.
-SUBCOMMANDS = ("plugins", "providers", "use", "config", "tools", "cache", "doctor")
+SUBCOMMANDS = ("plugins", "providers", "use", "config", "tools", "cache", "doctor", "mcp")
 
 
 def run(tokens: list[str]) -> Any:
