@@ -90,7 +90,7 @@ def test_allowed_and_excluded_domains(xai, emu: Emulator) -> None:
     hits = xai.search("fusion", limit=4)["data"]["web"]
     assert {h["url"].split("/")[2] for h in hits} <= {"arxiv.org", "nature.com"}
     assert emu.requests_for("xai")[-1].json["tools"] == [
-        {"type": "web_search", "filters": {"allowed_domains": ["arxiv.org", "nature.com"]}}
+        {"type": "web_search", "allowed_domains": ["arxiv.org", "nature.com"]}
     ]
     config.set("web.xai.allowed_domains", [])
     config.set("web.xai.excluded_domains", ["docs.example.com", "blog.example.org"])

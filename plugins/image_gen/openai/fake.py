@@ -222,8 +222,6 @@ class OpenAIApi:
                             fmt,
                         )
                     ).decode("ascii"),
-                    "revised_prompt": None,
-                    "url": None,
                 }
                 for i in range(n)
             ]

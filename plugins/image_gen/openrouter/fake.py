@@ -146,7 +146,10 @@ class OpenRouterApi:
             "object": "chat.completion",
             "created": int(time.time()),
             "choices": [
-                {"index": 0, "finish_reason": finish, "native_finish_reason": native, "message": message}
+                {
+                    "index": 0, "finish_reason": finish, "native_finish_reason": native, "logprobs": None,
+                    "message": {**message, "refusal": None},
+                }
             ],
             "usage": usage,
         }

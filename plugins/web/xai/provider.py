@@ -89,6 +89,12 @@ def _domains(key: str) -> list[str]:
 
 
 def _web_search_tool() -> dict[str, Any]:
+    """The ``web_search`` tool with xAI's domain filters on the tool itself.
+
+    xAI documents ``allowed_domains`` / ``excluded_domains`` as fields of the tool (docs.x.ai, Web
+    Search parameters: at most 5, not both); OpenAI's Responses API nests its ``allowed_domains``
+    under ``filters``. Where the two differ, xAI's own documentation decides for xAI.
+    """
     allowed, excluded = _domains("web.xai.allowed_domains"), _domains("web.xai.excluded_domains")
     if allowed and excluded:
         raise InvalidInputError(
@@ -96,9 +102,9 @@ def _web_search_tool() -> dict[str, Any]:
         )
     tool: dict[str, Any] = {"type": "web_search"}
     if allowed:
-        tool["filters"] = {"allowed_domains": allowed}
+        tool["allowed_domains"] = allowed
     elif excluded:
-        tool["filters"] = {"excluded_domains": excluded}
+        tool["excluded_domains"] = excluded
     return tool
 
 
