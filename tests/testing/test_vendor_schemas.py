@@ -27,6 +27,7 @@ from typing import Any
 
 import httpx
 import pytest
+from paths import REPO
 
 import hermes_nb as hn
 from hermes_nb import config
@@ -35,7 +36,7 @@ from hermes_nb.testing import Emulator, use_emulator
 openapi_core = pytest.importorskip("openapi_core", reason="pip install openapi-core (the dev extra has it)")
 yaml = pytest.importorskip("yaml")
 
-_BESIDE_REPO = Path(__file__).resolve().parents[2] / "shared" / "reference" / "openapi"
+_BESIDE_REPO = REPO.parent / "shared" / "reference" / "openapi"
 _WORKPLACE = Path("/work/shared/reference/openapi")
 SPEC_DIR = next((p for p in (_BESIDE_REPO, _WORKPLACE) if (p / "openai.yaml").is_file()), None)
 

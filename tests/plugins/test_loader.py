@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fixtures.plugins.factory import make_plugin, make_web_plugin
+from paths import TESTS
 
 from hermes_nb import config
 from hermes_nb.plugins import loader
@@ -314,7 +315,7 @@ def test_guide_web_plugin_loads_unmodified(user: Path, monkeypatch: pytest.Monke
     import shutil
 
     shutil.copytree(
-        Path(__file__).parent / "fixtures/plugins/guide_web/my-backend", user / "web" / "my-backend"
+        TESTS / "fixtures/plugins/guide_web/my-backend", user / "web" / "my-backend"
     )
     monkeypatch.setenv("HERMES_BUNDLED_PLUGINS", str(user.parent / "none"))
     loader.enable("web/my-backend")
@@ -348,7 +349,7 @@ def test_guide_image_plugin_loads_unmodified(
     png = buffer.getvalue()
 
     shutil.copytree(
-        Path(__file__).parent / "fixtures/plugins/guide_image/my-backend", user / "image_gen" / "my-backend"
+        TESTS / "fixtures/plugins/guide_image/my-backend", user / "image_gen" / "my-backend"
     )
     monkeypatch.setenv("HERMES_BUNDLED_PLUGINS", str(tmp_path / "none"))
     sdk = types.ModuleType("my_backend_sdk")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from paths import REPO
 
 from hermes_nb import demo
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 EXPECTED = [
     "01_quickstart",
     "02_web_search_and_providers",
@@ -63,7 +63,7 @@ def test_notebook_contract(path: Path) -> None:
 
 def test_sanitizer_file_is_valid() -> None:
     parser = configparser.ConfigParser()
-    parser.read(ROOT / "notebooks" / "nbval_sanitize.cfg")
+    parser.read(REPO / "notebooks" / "nbval_sanitize.cfg")
     assert parser.sections()
     samples = {
         "http://127.0.0.1:43121/site/": "127.0.0.1:PORT",
@@ -78,8 +78,8 @@ def test_sanitizer_file_is_valid() -> None:
 
 
 def test_packaged_quickstart_matches_the_notebook() -> None:
-    packaged = nbformat.read(ROOT / "hermes_nb" / "_demo" / "quickstart.ipynb", as_version=4)
-    source = nbformat.read(ROOT / "notebooks" / "01_quickstart.ipynb", as_version=4)
+    packaged = nbformat.read(REPO / "hermes_nb" / "_demo" / "quickstart.ipynb", as_version=4)
+    source = nbformat.read(REPO / "notebooks" / "01_quickstart.ipynb", as_version=4)
     assert [c.source for c in packaged.cells] == [c.source for c in source.cells]
     assert all(not getattr(c, "outputs", []) for c in packaged.cells)
 

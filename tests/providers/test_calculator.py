@@ -11,11 +11,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from paths import REPO
 
 from hermes_nb import tools
 from hermes_nb.plugins import hooks, tool_registry
 
-PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "calculator"
+PLUGIN_DIR = REPO / "plugins" / "calculator"
 
 
 def _load_plugin() -> ModuleType:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import TESTS
 from PIL import Image
 
 from hermes_nb.images.results import ImageGallery, ImageResult
@@ -21,7 +22,7 @@ from hermes_nb.web.results import ExtractResult, Page, SearchHit, SearchResult
 
 pytest.importorskip("anywidget")
 
-HARNESS = Path(__file__).parent / "fixtures" / "widget_harness.mjs"
+HARNESS = TESTS / "fixtures" / "widget_harness.mjs"
 
 
 def _search(n: int = 7) -> SearchResult:

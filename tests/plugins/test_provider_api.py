@@ -5,9 +5,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from paths import REPO
+
 from hermes_nb import provider_api
 
-PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
+PLUGINS = REPO / "plugins"
 
 EXPECTED = {
     "WebSearchProvider", "ImageGenProvider", "failed_page",

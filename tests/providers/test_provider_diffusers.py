@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import REPO
 
 from hermes_nb import config, images
 from hermes_nb.errors import InvalidInputError, ProviderNotConfiguredError
@@ -138,7 +139,7 @@ def test_a_failing_group_fails_every_caller_and_a_lone_call_still_runs() -> None
     import sys
     import threading
 
-    where = Path(__file__).resolve().parent.parent / "plugins" / "image_gen" / "diffusers" / "batching.py"
+    where = REPO / "plugins" / "image_gen" / "diffusers" / "batching.py"
     spec = importlib.util.spec_from_file_location("diffusers_batching", where)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

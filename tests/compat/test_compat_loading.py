@@ -10,13 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 from fixtures.plugins.factory import make_plugin, make_web_plugin
+from paths import REPO, TESTS
 
 from hermes_nb import cli, config
 from hermes_nb.plugins import hooks, loader
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.validation import validate_plugin
 
-GUIDE_WEB = Path(__file__).parent / "fixtures/plugins/guide_web/my-backend"
+GUIDE_WEB = TESTS / "fixtures/plugins/guide_web/my-backend"
 
 HERMES_STYLE_WEB = """
 import os
@@ -264,7 +265,7 @@ def test_validate_accepts_the_guide_plugin(tmp_path: Path, capsys: pytest.Captur
 
 def test_validate_a_bundled_provider_folder_with_an_alias(capsys: pytest.CaptureFixture[str]) -> None:
     """No __init__.py (the manifest names the class); brave-free is an alias, listed in the manifest."""
-    brave = Path(__file__).resolve().parents[1] / "plugins" / "web" / "brave"
+    brave = REPO / "plugins" / "web" / "brave"
     assert cli.main(["plugins", "validate", str(brave)]) == 0
     assert "ok:" in capsys.readouterr().out
 

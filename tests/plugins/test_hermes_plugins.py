@@ -18,13 +18,14 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from paths import REPO
 
 from hermes_nb import config
 from hermes_nb.plugins import loader
 from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.testing import PROVIDER_PREFIXES, Emulator, use_emulator
 
-_BESIDE_REPO = Path(__file__).resolve().parents[2] / "shared" / "hermes-plugins"
+_BESIDE_REPO = REPO.parent / "shared" / "hermes-plugins"
 _WORKPLACE = Path("/work/shared/hermes-plugins")  # where this workplace keeps it for any clone
 CORPUS = Path(
     os.environ.get("HERMES_NB_HERMES_PLUGINS") or (_BESIDE_REPO if _BESIDE_REPO.is_dir() else _WORKPLACE)

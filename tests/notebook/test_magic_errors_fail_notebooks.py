@@ -13,8 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from paths import REPO
 
 RUNNERS = {
     "nbval": ["-m", "pytest", "-p", "no:cacheprovider", "--nbval", "nb.ipynb"],
@@ -41,7 +40,7 @@ def failing_notebook(tmp_path: Path) -> dict[str, str]:
     env.update(
         HERMES_HOME=os.environ["HERMES_HOME"],
         HERMES_NB_REPLAY=str(cassette),
-        PYTHONPATH=str(ROOT),  # the kernel imports this checkout
+        PYTHONPATH=str(REPO),  # the kernel imports this checkout
         CI="true",
     )
     return env

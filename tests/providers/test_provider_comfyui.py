@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fixtures.clocks import FakeClock, fake_provider_clock
+from paths import REPO
 
 from hermes_nb import config, images
 from hermes_nb.errors import (
@@ -91,7 +92,7 @@ def _write(tmp_path: Path, graph: dict[str, Any]) -> Path:
 
 def _user_graph() -> dict[str, Any]:
     default = json.loads(
-        (Path(__file__).parents[1] / "plugins/image_gen/comfyui/default_workflow.json").read_text()
+        (REPO / "plugins/image_gen/comfyui/default_workflow.json").read_text()
     )
     default["3"]["inputs"]["denoise"] = "{{denoise}}"
     default["3"]["inputs"]["sampler_name"] = "dpmpp_2m"

@@ -1,8 +1,10 @@
 """A brand-new keyed web search provider in one folder — manifest with a setting, provider, fake — works.
 
-The plugin lives in a temporary ``$HERMES_HOME/plugins/web/acme/``: nothing outside that folder and
-this test names it. The emulator finds its ``fake.py``, ``use_emulator`` points ``web.acme.base_url``
-at it and sets ``ACME_API_KEY`` (from ``requires_env``), and ``web.acme.region`` is a known setting
+The plugin lives in a temporary ``$HERMES_HOME/plugins/web/acme/`` in the provider kit's shape — no
+``__init__.py``, the class named by ``provider_class``, ``KeyedHttpProvider`` doing the key check,
+base URL and client — and nothing outside that folder and this test names it (it is the
+"add a web provider" walk-through of docs/ARCHITECTURE.md, run). The emulator finds its
+``fake.py``, ``use_emulator`` points ``web.acme.base_url`` at it and sets ``ACME_API_KEY`` (from ``requires_env``), and ``web.acme.region`` is a known setting
 with its default, its choices and its validation.
 """
 
@@ -23,6 +25,7 @@ name: web-acme
 version: 0.1.0
 description: "Acme search (X-Acme-Key)"
 kind: backend
+provider_class: provider:AcmeProvider
 provides_web_providers:
   - acme
 requires_env:
@@ -35,49 +38,36 @@ settings:
     doc: "Region the Acme API answers from."
 """
 
-INIT = """\
+PROVIDER = """\
+from hermes_nb.provider_api import KeyedHttpProvider, config, search_envelope, web_hits
+
+
+class AcmeProvider(KeyedHttpProvider):
+    name = "acme"
+    display_name = "Acme Search"
+    vendor = "Acme"
+    tier = "commercial"
+    key_env = "ACME_API_KEY"
+    key_header = "X-Acme-Key"
+    docs_url = "https://acme.invalid/api"
+    default_base_url = "https://api.acme.invalid"
+
+    def search(self, query, limit=5):
+        self.require_key()
+        count = self.clamp(limit)
+        region = config.get("web.acme.region")
+        body = self.post_json("/v1/search", {"query": query, "count": count, "region": region})
+        hits = web_hits(body.get("items"), count, title="name", url="link", description="text")
+        return search_envelope(hits)
+"""
+
+#: The same plugin as Hermes's guide writes it: ``register(ctx)`` in ``__init__.py``, no manifest key.
+HERMES_STYLE_INIT = """\
 from .provider import AcmeProvider
 
 
 def register(ctx):
     ctx.register_web_search_provider(AcmeProvider())
-"""
-
-PROVIDER = """\
-from hermes_nb.provider_api import ProviderNotConfiguredError, WebSearchProvider, config, get_client
-
-KEY_ENV = "ACME_API_KEY"
-
-
-class AcmeProvider(WebSearchProvider):
-    tier = "commercial"
-
-    @property
-    def name(self):
-        return "acme"
-
-    @property
-    def display_name(self):
-        return "Acme Search"
-
-    def is_available(self):
-        return bool(config.resolve_key(KEY_ENV))
-
-    def search(self, query, limit=5):
-        key = config.resolve_key(KEY_ENV)
-        if not key:
-            raise ProviderNotConfiguredError(f"Acme needs {KEY_ENV}", provider=self.name)
-        base = str(config.get("web.acme.base_url") or "https://api.acme.invalid").rstrip("/")
-        body = get_client(self.name).post_json(
-            f"{base}/v1/search",
-            json={"query": query, "count": limit, "region": config.get("web.acme.region")},
-            headers={"X-Acme-Key": key},
-        )
-        hits = [
-            {"title": item["name"], "url": item["link"], "description": item["text"], "position": rank}
-            for rank, item in enumerate(body["items"], 1)
-        ]
-        return {"success": True, "data": {"web": hits}}
 """
 
 FAKE = """\
@@ -114,7 +104,7 @@ def register(routes: FakeRoutes) -> None:
 def acme(hermetic: Path) -> Path:
     folder = hermetic / "plugins" / "web" / "acme"
     folder.mkdir(parents=True)
-    files = {"plugin.yaml": MANIFEST, "__init__.py": INIT, "provider.py": PROVIDER, "fake.py": FAKE}
+    files = {"plugin.yaml": MANIFEST, "provider.py": PROVIDER, "fake.py": FAKE}
     for name, text in files.items():
         (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
     return folder
@@ -162,3 +152,13 @@ def test_a_broken_user_fake_is_skipped_with_a_warning(acme: Path, caplog: pytest
         with pytest.raises(InvalidInputError, match="does not speak 'acme'"):
             emu.base_url("acme")
     assert "the emulator skips" in caplog.text and "half-written fake" in caplog.text
+
+
+def test_the_same_folder_written_hermes_style_works_too(acme: Path) -> None:
+    manifest = acme / "plugin.yaml"
+    manifest.write_text(manifest.read_text().replace("provider_class: provider:AcmeProvider\n", ""))
+    (acme / "__init__.py").write_text(HERMES_STYLE_INIT, encoding="utf-8")
+    config.set("plugins.enabled", ["web/acme"])
+    with Emulator(seed=0) as emu, use_emulator(emu):
+        result = hn.search("notebook testing", limit=2, backend="acme", no_cache=True)
+        assert result.provider == "acme" and len(result) == 2

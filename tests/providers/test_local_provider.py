@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 import yaml
+from paths import REPO
 
 import hermes_nb as hn
 from hermes_nb import config, store, web
@@ -16,7 +17,7 @@ from hermes_nb.errors import ProviderNotConfiguredError
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.web import selection
 
-PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "web" / "local"
+PLUGIN_DIR = REPO / "plugins" / "web" / "local"
 
 
 def _import_plugin() -> ModuleType:

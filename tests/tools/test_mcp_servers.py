@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("mcp")
 
+from paths import REPO, TESTS
+
 from hermes_nb import config, tools
 from hermes_nb.plugins import loader
 from hermes_nb.plugins.context import PluginContext
@@ -24,7 +26,7 @@ from hermes_nb.plugins.manifest import PluginManifest
 from hermes_nb.redaction import redact
 from hermes_nb.tools import mcp_servers
 
-FAKE = str(Path(__file__).parent / "fixtures" / "fake_mcp_server.py")
+FAKE = str(TESTS / "fixtures" / "fake_mcp_server.py")
 ALLOWED = ["echo", "add", "fail", "pid", "hang", "crash"]
 
 
@@ -207,7 +209,7 @@ def test_listing_configured_servers_imports_no_mcp_sdk(hermetic: Path) -> None:
         "names = [r['name'] for r in hn.tools.list_tools() if r['toolset'] == 'fake']\n"
         "print(names, [m for m in ('mcp', 'anywidget', 'uvicorn') if m in sys.modules])"
     )
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(REPO)
     env = {**os.environ, "HERMES_HOME": str(hermetic), "PYTHONPATH": root}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True
