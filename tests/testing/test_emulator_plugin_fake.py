@@ -4,8 +4,9 @@ The plugin lives in a temporary ``$HERMES_HOME/plugins/web/acme/`` in the provid
 ``__init__.py``, the class named by ``provider_class``, ``KeyedHttpProvider`` doing the key check,
 base URL and client — and nothing outside that folder and this test names it (it is the
 "add a web provider" walk-through of docs/ARCHITECTURE.md, run). The emulator finds its
-``fake.py``, ``use_emulator`` points ``web.acme.base_url`` at it and sets ``ACME_API_KEY`` (from ``requires_env``), and ``web.acme.region`` is a known setting
-with its default, its choices and its validation.
+``fake.py``, ``use_emulator`` points ``web.acme.base_url`` at it and sets ``ACME_API_KEY`` (from
+``requires_env``), and ``web.acme.region`` is a known setting with its default, its choices and its
+validation.
 """
 
 from __future__ import annotations
