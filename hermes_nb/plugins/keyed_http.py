@@ -34,11 +34,11 @@ from hermes_nb.errors import (
     InvalidInputError,
     ParseError,
     ProviderAuthError,
-    ProviderNotConfiguredError,
     RateLimitedError,
 )
 from hermes_nb.net.http_client import HttpClient, get_client, parse_retry_after
 from hermes_nb.net.mcp import call_tool
+from hermes_nb.plugins.provider_keys import missing_key_error
 from hermes_nb.plugins.web_provider import WebSearchProvider, failed_page
 
 __all__ = [
@@ -210,11 +210,8 @@ class KeyedHttpProvider(WebSearchProvider):
         key = self.api_key()
         if key:
             return key
-        where = f" ({self.docs_url})" if self.docs_url else ""
-        raise ProviderNotConfiguredError(
-            f"{self.display_name} needs an API key{f' {purpose}' if purpose else ''}: set {self.key_env}"
-            f"{where} or call hn.config.set_key('{self.key_env}', ...){note}",
-            provider=self.name,
+        raise missing_key_error(
+            self.name, self.key_env, self.display_name, self.docs_url, purpose=purpose, note=note
         )
 
     def base_url(self) -> str:

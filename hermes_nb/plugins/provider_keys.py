@@ -37,16 +37,23 @@ def key_configured(key_env: KeyEnv) -> bool:
 
 
 def missing_key_error(
-    provider: str, key_env: KeyEnv, display_name: str, docs_url: str = ""
+    provider: str,
+    key_env: KeyEnv,
+    display_name: str,
+    docs_url: str = "",
+    *,
+    purpose: str = "",
+    note: str = "",
 ) -> ProviderNotConfiguredError:
-    """The standard error for a key that is not set, naming where to get one and how to set it."""
+    """The standard error for a key that is not set, naming where to get one and how to set it
+    (``purpose``: "to crawl", after "needs an API key"; ``note`` ends the message)."""
     names = key_names(key_env)
     first = names[0] if names else "<KEY>"
     alternatives = "".join(f" (or {name})" for name in names[1:])
     where = f" ({docs_url})" if docs_url else ""
     return ProviderNotConfiguredError(
-        f"{display_name or provider} needs an API key: set {first}{alternatives}{where} "
-        f"or call hn.config.set_key('{first}', ...)",
+        f"{display_name or provider} needs an API key{f' {purpose}' if purpose else ''}: "
+        f"set {first}{alternatives}{where} or call hn.config.set_key('{first}', ...){note}",
         provider=provider,
         details={"missing_env": list(names)},
     )
