@@ -100,6 +100,8 @@ def test_crawl_deadline(firecrawl, emu: Emulator) -> None:
     config.set("web.firecrawl.crawl_timeout", 0)
     with pytest.raises(TimeoutError_, match="web.firecrawl.crawl_timeout"):
         firecrawl.crawl("https://docs.example.com/")
+    cancels = [r for r in emu.requests_for("firecrawl") if r.method == "DELETE"]
+    assert [r.path.rsplit("/", 2)[-2] for r in cancels] == ["crawl"]  # the job was cancelled, once
 
 
 def test_self_hosted_needs_no_key(firecrawl, emu: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,8 @@ _MESSAGES = {
 
 
 class FirecrawlApi:
-    """``POST /v2/search|/v2/scrape|/v2/crawl``, ``GET /v2/crawl/{id}``, ``POST /v2/mcp`` under ``{base}``."""
+    """``POST /v2/search|/v2/scrape|/v2/crawl``, ``GET|DELETE /v2/crawl/{id}``, ``POST /v2/mcp`` under
+    ``{base}``."""
 
     name = "firecrawl"
 
@@ -67,6 +68,8 @@ class FirecrawlApi:
             return self.error(call, 401, None)
         if method == "GET" and path.startswith("/v2/crawl/"):
             return self._status(call, path.rsplit("/", 1)[-1])
+        if method == "DELETE" and path.startswith("/v2/crawl/"):
+            return self._cancel(call, path.rsplit("/", 1)[-1])
         routes = {"/v2/search": self._search, "/v2/scrape": self._scrape, "/v2/crawl": self._crawl}
         route = routes.get(path)
         if route is None:
@@ -107,6 +110,16 @@ class FirecrawlApi:
         base = call.emu.url + "/firecrawl"
         return Response.json({"success": True, "id": job, "url": f"{base}/v2/crawl/{job}"})
 
+    def _cancel(self, call: Call, job_id: str) -> Response:
+        """``DELETE /v2/crawl/{id}``: Firecrawl's cancel; the job answers ``cancelled`` from then on."""
+        with call.emu.state_lock:
+            job = call.emu.state.get("firecrawl.jobs", {}).get(job_id)
+            if job is not None:
+                job["cancelled"] = True
+        if job is None:
+            return self.error(call, 404, None, "Crawl job not found.")
+        return Response.json({"status": "cancelled"})
+
     def _status(self, call: Call, job_id: str) -> Response:
         with call.emu.state_lock:
             job = call.emu.state.get("firecrawl.jobs", {}).get(job_id)
@@ -114,6 +127,8 @@ class FirecrawlApi:
                 job["polls"] += 1
         if job is None:
             return self.error(call, 404, None, "Crawl job not found.")
+        if job.get("cancelled"):
+            return Response.json({"success": True, "status": "cancelled", "completed": 0, "data": []})
         needed = int(call.emu.state.get("firecrawl.polls_to_complete", 2))
         urls = [job["url"]] + [f"{job['url'].rstrip('/')}/page-{i}" for i in range(1, job["limit"])]
         docs = [] if job["polls"] < needed else [_document(call, u) for u in urls]

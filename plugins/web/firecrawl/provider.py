@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import httpx
 
 from hermes_nb.provider_api import (
+    Backoff,
     ContentError,
     ContentFetchError,
     HermesError,
     InvalidInputError,
     KeyedHttpProvider,
     ParseError,
+    PolledJob,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     RateLimitedError,
-    TimeoutError_,
     config,
     extracted_page,
     failed_page,
@@ -121,21 +121,20 @@ class FirecrawlProvider(KeyedHttpProvider):
         if not job.get("id"):
             raise ParseError("Firecrawl started a crawl without returning its id", provider=self.name)
         limit_s = config.get("web.firecrawl.crawl_timeout")
-        deadline = time.monotonic() + float(120.0 if limit_s is None else limit_s)
-        status = self._request("GET", f"/v2/crawl/{job['id']}")
-        while status.get("status") not in _DONE:
-            if time.monotonic() >= deadline:
-                raise TimeoutError_(
-                    f"Firecrawl crawl {job['id']} was still {status.get('status')!r} at the deadline "
-                    "(raise web.firecrawl.crawl_timeout)",
-                    provider=self.name,
-                )
-            time.sleep(self.poll_interval_s)
-            status = self._request("GET", f"/v2/crawl/{job['id']}")
-        if status.get("status") != "completed":
-            raise ProviderUnavailableError(
-                f"Firecrawl crawl {job['id']} ended {status.get('status')!r}", provider=self.name
-            )
+        wait = PolledJob(
+            self.name,
+            f"Firecrawl crawl {job['id']}",
+            timeout_s=float(120.0 if limit_s is None else limit_s),
+            setting="web.firecrawl.crawl_timeout",
+            backoff=Backoff(start=self.poll_interval_s, factor=1.0, cap=self.poll_interval_s),
+        )
+        status = wait.wait(
+            lambda **_: self._request("GET", f"/v2/crawl/{job['id']}"),
+            lambda answer: _finished_crawl(answer, job["id"]),
+            cancel=lambda: self.client().request(
+                "DELETE", self.url(f"/v2/crawl/{job['id']}"), headers=self.key_headers(), retry=False
+            ),
+        )
         docs = list(status.get("data") or [])
         while status.get("next"):
             status = self._request("GET", str(status["next"]))
@@ -201,3 +200,13 @@ def _page(url: str, doc: dict[str, Any]) -> dict[str, Any]:
     metadata = {k: meta[k] for k in ("language", "statusCode", "description") if meta.get(k)}
     metadata["source"] = "firecrawl"
     return extracted_page(url, text, title=str(meta.get("title") or ""), metadata=metadata)
+
+
+def _finished_crawl(status: dict[str, Any], job_id: str) -> dict[str, Any] | None:
+    """The crawl's last status once it has ended (``None`` while it runs); a failed crawl raises."""
+    state = status.get("status")
+    if state not in _DONE:
+        return None
+    if state != "completed":
+        raise ProviderUnavailableError(f"Firecrawl crawl {job_id} ended {state!r}", provider="firecrawl")
+    return status
