@@ -31,7 +31,15 @@ imports its ``fake.py``.
 from __future__ import annotations
 
 from hermes_nb.testing._files import store_file
-from hermes_nb.testing._images import MIME, blackout, decode_data_uri, is_image, parse_multipart, render
+from hermes_nb.testing._images import (
+    MIME,
+    blackout,
+    decode_data_uri,
+    is_image,
+    parse_multipart,
+    render,
+    sizes,
+)
 from hermes_nb.testing._mcp import Tool, ToolFailedError, serve_mcp
 from hermes_nb.testing._pages import html_to_markdown, read_url, site_response, words
 from hermes_nb.testing._registry import FakeRoutes
@@ -55,6 +63,7 @@ __all__ = [
     # images and served files
     "render",
     "blackout",
+    "sizes",
     "MIME",
     "is_image",
     "parse_multipart",

@@ -7,7 +7,7 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, render
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, render, sizes
 
 __all__ = ["register", "OpenRouterApi"]
 
@@ -19,13 +19,7 @@ _MODELS: dict[str, tuple[str, ...]] = {
     "black-forest-labs/flux.2-pro": ("image",),
     "openai/gpt-4o-mini": ("text",),
 }
-_RATIOS = {
-    "1:1": (1024, 1024),
-    "16:9": (1344, 768),
-    "9:16": (768, 1344),
-    "4:3": (1184, 864),
-    "3:4": (864, 1184),
-}
+_RATIOS = sizes("1:1=1024x1024 16:9=1344x768 9:16=768x1344 4:3=1184x864 3:4=864x1184")
 _COST_PER_IMAGE = 0.039  # an emulator choice; OpenRouter reports the real one in usage.cost
 #: a key with no credits left: 402
 BROKE_KEY = "emu-openrouter-broke"
