@@ -329,3 +329,11 @@ def test_fakes_size_tables_read_name_equals_width_x_height_in_order():
     for bad in ("1:1=1024", "1:1=axb", "=1x1", "1:1=1x1 1:1=2x2"):
         with pytest.raises(ValueError, match="name=WIDTHxHEIGHT"):
             sizes(bad)
+
+
+def test_fakes_retry_after_header_is_whole_seconds_or_nothing():
+    from hermes_nb.testing.fakes import retry_after_header
+
+    assert retry_after_header(2.9) == {"Retry-After": "2"}
+    assert retry_after_header(0) == {"Retry-After": "0"}
+    assert retry_after_header(None) == {}

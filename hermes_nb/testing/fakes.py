@@ -44,7 +44,7 @@ from hermes_nb.testing._mcp import Tool, ToolFailedError, serve_mcp
 from hermes_nb.testing._pages import html_to_markdown, read_url, site_response, words
 from hermes_nb.testing._registry import FakeRoutes
 from hermes_nb.testing._results import hits, request_id
-from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response, mask_key
+from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response, mask_key, retry_after_header
 
 __all__ = [
     # registration and wire types
@@ -53,6 +53,7 @@ __all__ = [
     "Call",
     "Response",
     "RecordedRequest",
+    "retry_after_header",
     # search results and pages of the emulated website
     "hits",
     "request_id",

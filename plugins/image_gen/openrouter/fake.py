@@ -7,7 +7,16 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, render, sizes
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    decode_data_uri,
+    is_image,
+    render,
+    retry_after_header,
+    sizes,
+)
 
 __all__ = ["register", "OpenRouterApi"]
 
@@ -45,7 +54,7 @@ class OpenRouterApi:
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
         if status == 429:
-            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+            headers = retry_after_header(retry_after)
             return _err(429, "Rate limit exceeded: free-models-per-min", headers=headers)
         if status == 502:
             return _err(502, "Provider returned error", {"provider_name": "Google"})

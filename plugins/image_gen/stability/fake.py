@@ -12,7 +12,16 @@ import base64
 import uuid
 from typing import Any
 
-from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, parse_multipart, render, sizes
+from hermes_nb.testing.fakes import (
+    MIME,
+    Call,
+    FakeRoutes,
+    Response,
+    parse_multipart,
+    render,
+    retry_after_header,
+    sizes,
+)
 
 __all__ = ["register", "StabilityApi", "RATIO_SIZES"]
 
@@ -44,7 +53,7 @@ class StabilityApi:
     name = "stability"
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         names = {
             400: "bad_request",
             402: "payment_required",
