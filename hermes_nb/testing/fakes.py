@@ -24,6 +24,8 @@ A provider plugin teaches the emulator its vendor's API with a ``fake.py`` besid
 config_key=...)`` names a further endpoint (a keyless MCP URL), ``routes.option(name, default)`` a knob
 tests set as ``emu.<name>``. State a fake keeps between calls (jobs, counters) goes in
 ``call.emu.state`` under ``call.emu.state_lock``; ``call.emu.rng(...)`` gives deterministic answers.
+An ``error`` answer adds ``retry_after_header(retry_after)`` where its vendor sends ``Retry-After``;
+an image vendor's size table is written ``sizes("1:1=1024x1024 16:9=1344x768")``.
 The emulator finds ``fake.py`` in the bundled plugins and in enabled user plugins. A provider never
 imports its ``fake.py``.
 """
