@@ -11,7 +11,8 @@ stay stable while the modules behind them move.
 - keyed web providers: ``KeyedHttpProvider`` (key check, base URL, shared client, standard error
   map), ``web_hits`` (hit rows from a field map), ``search_envelope``, ``error_detail``,
   ``json_objects``, ``extract_each`` (pages read one by one)
-- errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages)
+- errors: the ``hermes_nb.errors`` tree (raise these; the SDK turns them into envelopes and messages),
+  by name or as ``errors.<Name>`` where a provider names many of them
 - HTTP: ``get_client(provider)`` (retries, limits, redaction), ``RETRY_UNSENT`` for paid POSTs,
   ``fetch`` / ``check_url`` for user-supplied URLs (SSRF guard), ``mcp_call_tool`` / ``mcp_tool_text``
   for a vendor's public MCP endpoint (keyless modes)
@@ -33,7 +34,7 @@ stay stable while the modules behind them move.
 
 from __future__ import annotations
 
-from hermes_nb import config
+from hermes_nb import config, errors
 from hermes_nb._state import on_reset
 from hermes_nb.errors import (
     ContentBlockedError,
@@ -114,6 +115,7 @@ __all__ = [
     "json_objects",
     "extract_each",
     # errors
+    "errors",
     "HermesError",
     "InvalidInputError",
     "ProviderError",

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing._wire import Api, Call, Response, retry_after_header
 
 if TYPE_CHECKING:
     from hermes_nb.testing._server import Emulator
@@ -61,7 +61,7 @@ class FilesApi:
         return Response(200, b"" if call.empty else item.data, item.mime)
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.text("<Error><Code>NoSuchKey</Code></Error>", status, "application/xml", headers)
 
 

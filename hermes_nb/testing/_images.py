@@ -12,7 +12,16 @@ from email.policy import HTTP
 
 from PIL import Image, ImageDraw
 
-__all__ = ["render", "blackout", "is_image", "parse_multipart", "decode_data_uri", "MAX_EDGE", "MIME"]
+__all__ = [
+    "render",
+    "blackout",
+    "is_image",
+    "parse_multipart",
+    "decode_data_uri",
+    "sizes",
+    "MAX_EDGE",
+    "MIME",
+]
 
 MAX_EDGE = 4096
 MIME = {"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "webp": "image/webp"}
@@ -32,6 +41,21 @@ def _encode(image: Image.Image, fmt: str) -> bytes:
     else:
         image.save(out, "JPEG", quality=85)
     return out.getvalue()
+
+
+def sizes(table: str) -> dict[str, tuple[int, int]]:
+    """A vendor's size table written compactly: ``sizes("1:1=1024x1024 16:9=1344x768")``.
+
+    Each whitespace-separated entry is ``name=WIDTHxHEIGHT``; the dict keeps the written order.
+    """
+    found: dict[str, tuple[int, int]] = {}
+    for entry in table.split():
+        name, _, size = entry.partition("=")
+        width, _, height = size.partition("x")
+        if not (name and width.isdigit() and height.isdigit()) or name in found:
+            raise ValueError(f"size table entry {entry!r}: write each size once as name=WIDTHxHEIGHT")
+        found[name] = (int(width), int(height))
+    return found
 
 
 def render(key: str, width: int, height: int, fmt: str = "png") -> bytes:

@@ -10,7 +10,7 @@ import zipfile
 from urllib.parse import urlsplit
 
 from hermes_nb.testing import _images
-from hermes_nb.testing._wire import Api, Call, Response
+from hermes_nb.testing._wire import Api, Call, Response, retry_after_header
 
 __all__ = ["APIS", "SiteApi", "site_response", "read_url", "html_to_markdown", "words"]
 
@@ -267,7 +267,7 @@ class SiteApi:
         return site_response(call, call.request.path)
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.text(f"<h1>Error {status}</h1>", status, "text/html; charset=utf-8", headers)
 
 

@@ -89,6 +89,11 @@ class Api(Protocol):
         ...
 
 
+def retry_after_header(retry_after: float | None) -> dict[str, str]:
+    """A fault's ``retry_after`` as a ``Retry-After`` header in whole seconds; ``{}`` when it has none."""
+    return {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+
+
 def mask_key(key: str) -> str:
     """Shorten a key the way vendors echo it in auth errors (first 3 and last 2 characters)."""
     if len(key) <= 6:

@@ -24,6 +24,8 @@ A provider plugin teaches the emulator its vendor's API with a ``fake.py`` besid
 config_key=...)`` names a further endpoint (a keyless MCP URL), ``routes.option(name, default)`` a knob
 tests set as ``emu.<name>``. State a fake keeps between calls (jobs, counters) goes in
 ``call.emu.state`` under ``call.emu.state_lock``; ``call.emu.rng(...)`` gives deterministic answers.
+An ``error`` answer adds ``retry_after_header(retry_after)`` where its vendor sends ``Retry-After``;
+an image vendor's size table is written ``sizes("1:1=1024x1024 16:9=1344x768")``.
 The emulator finds ``fake.py`` in the bundled plugins and in enabled user plugins. A provider never
 imports its ``fake.py``.
 """
@@ -31,12 +33,20 @@ imports its ``fake.py``.
 from __future__ import annotations
 
 from hermes_nb.testing._files import store_file
-from hermes_nb.testing._images import MIME, blackout, decode_data_uri, is_image, parse_multipart, render
+from hermes_nb.testing._images import (
+    MIME,
+    blackout,
+    decode_data_uri,
+    is_image,
+    parse_multipart,
+    render,
+    sizes,
+)
 from hermes_nb.testing._mcp import Tool, ToolFailedError, serve_mcp
 from hermes_nb.testing._pages import html_to_markdown, read_url, site_response, words
 from hermes_nb.testing._registry import FakeRoutes
 from hermes_nb.testing._results import hits, request_id
-from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response, mask_key
+from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response, mask_key, retry_after_header
 
 __all__ = [
     # registration and wire types
@@ -45,6 +55,7 @@ __all__ = [
     "Call",
     "Response",
     "RecordedRequest",
+    "retry_after_header",
     # search results and pages of the emulated website
     "hits",
     "request_id",
@@ -55,6 +66,7 @@ __all__ = [
     # images and served files
     "render",
     "blackout",
+    "sizes",
     "MIME",
     "is_image",
     "parse_multipart",

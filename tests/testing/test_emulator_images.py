@@ -318,3 +318,22 @@ def test_fal_default_hermes_model_paths(emu, client):
     job = _submit(client, emu, model="fal-ai/flux-2/klein/9b").json()
     assert "/fal-ai/flux-2/requests/" in job["status_url"]
     assert emu.requests_for("fal")[-1].headers["authorization"] == "Key emu-fal-key"
+
+
+def test_fakes_size_tables_read_name_equals_width_x_height_in_order():
+    from hermes_nb.testing.fakes import sizes
+
+    table = sizes("16:9=1344x768 1:1=1024x1024\n square_hd=1024x1024")
+    assert table == {"16:9": (1344, 768), "1:1": (1024, 1024), "square_hd": (1024, 1024)}
+    assert list(table) == ["16:9", "1:1", "square_hd"]
+    for bad in ("1:1=1024", "1:1=axb", "=1x1", "1:1=1x1 1:1=2x2"):
+        with pytest.raises(ValueError, match="name=WIDTHxHEIGHT"):
+            sizes(bad)
+
+
+def test_fakes_retry_after_header_is_whole_seconds_or_nothing():
+    from hermes_nb.testing.fakes import retry_after_header
+
+    assert retry_after_header(2.9) == {"Retry-After": "2"}
+    assert retry_after_header(0) == {"Retry-After": "0"}
+    assert retry_after_header(None) == {}

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, store_file
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, sizes, store_file
 
 __all__ = ["register", "BflApi", "MODELS"]
 
@@ -28,15 +28,10 @@ MODELS: dict[str, tuple[float, int, int, int]] = {
     "flux-pro-1.1-ultra": (6.0, 0, 0, 0),
     "flux-dev": (2.5, 32, 1440, 0),
 }
-_ULTRA_RATIOS = {
-    "21:9": (2048, 880),
-    "16:9": (2048, 1152),
-    "4:3": (1856, 1392),
-    "1:1": (1536, 1536),
-    "3:4": (1392, 1856),
-    "9:16": (1152, 2048),
-    "9:21": (880, 2048),
-}
+_ULTRA_RATIOS = sizes(
+    "21:9=2048x880 16:9=2048x1152 4:3=1856x1392 1:1=1536x1536 3:4=1392x1856 9:16=1152x2048 "
+    "9:21=880x2048"
+)
 _MAX_TASKS = 256
 
 

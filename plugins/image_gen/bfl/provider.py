@@ -17,15 +17,10 @@ import httpx
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentFetchError,
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ParseError,
     PolledJob,
-    ProviderError,
+    errors,
     json_or_none,
     save_url_image,
     vendor_error,
@@ -82,7 +77,7 @@ class BFLImageProvider(ImageGenProvider):
         model, sources, options = request.model, request.references, request.options
         _label, price, max_refs = MODELS.get(model, (model, None, 0))
         if len(sources) > max_refs:
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"BFL model {model} takes at most {max_refs} reference images, got {len(sources)}"
                 + (f"; use {DEFAULT_MODEL}, which can edit" if max_refs == 0 else "")
             )
@@ -91,7 +86,7 @@ class BFLImageProvider(ImageGenProvider):
         size = options.get("size")
         if model.endswith("-ultra"):
             if size:
-                raise InvalidInputError(f"BFL {model} takes an aspect ratio, not size={size!r}")
+                raise errors.InvalidInputError(f"BFL {model} takes an aspect ratio, not size={size!r}")
             body["aspect_ratio"] = ULTRA_ASPECTS[request.aspect_ratio]
         else:
             body["width"], body["height"] = _size(size) if size else SIZES[request.aspect_ratio]
@@ -115,7 +110,7 @@ class BFLImageProvider(ImageGenProvider):
         )
         task_id = str(ticket.get("id") or "")
         if not task_id:
-            raise ParseError("BFL answered the submit without a task id", provider=self.name)
+            raise errors.ParseError("BFL answered the submit without a task id", provider=self.name)
         polling_url = _trusted(ticket.get("polling_url"), base) or f"{base}/v1/get_result?id={task_id}"
 
         def poll(**limits: float) -> dict[str, Any]:
@@ -126,12 +121,12 @@ class BFLImageProvider(ImageGenProvider):
         result = job.wait(poll, _ready_result)
         sample = result.get("sample")
         if not isinstance(sample, str) or not sample.startswith(("https://", "http://")):
-            raise ProviderError("BFL's task is Ready but has no result.sample URL", provider=self.name)
+            raise errors.ProviderError("BFL's task is Ready but has no result.sample URL", provider=self.name)
         try:
             # The sample URL is valid for ten minutes: download now, never hand it out.
             path = save_url_image(sample, prefix=self.name, timeout=min(timeout, 60.0))
-        except ContentFetchError as exc:
-            raise ProviderError(
+        except errors.ContentFetchError as exc:
+            raise errors.ProviderError(
                 f"BFL's result could not be downloaded (it is valid for 10 minutes after Ready): {exc}",
                 provider=self.name,
             ) from exc
@@ -153,13 +148,13 @@ def _ready_result(answer: dict[str, Any]) -> dict[str, Any] | None:
         result = answer.get("result")
         return result if isinstance(result, dict) else {}
     if status in MODERATED:
-        raise ContentPolicyError(
+        raise errors.ContentPolicyError(
             f"BFL moderation stopped the task ({status}){_reasons(answer)}", provider="bfl"
         )
     if status == "Error":
-        raise ProviderError(f"BFL task failed{_reasons(answer)}", provider="bfl")
+        raise errors.ProviderError(f"BFL task failed{_reasons(answer)}", provider="bfl")
     if status == "Task not found":
-        raise ProviderError(
+        raise errors.ProviderError(
             "BFL no longer knows this task (expired or submitted to another region)", provider="bfl"
         )
     if status not in WAITING:  # newer waiting states appear over time; the deadline still holds
@@ -170,7 +165,7 @@ def _ready_result(answer: dict[str, Any]) -> dict[str, Any] | None:
 def _size(size: Any) -> tuple[int, int]:
     width, sep, height = str(size).lower().replace("×", "x").partition("x")
     if not (sep and width.strip().isdigit() and height.strip().isdigit()):
-        raise InvalidInputError(f"size must be 'WIDTHxHEIGHT' (e.g. '1344x768'), got {size!r}")
+        raise errors.InvalidInputError(f"size must be 'WIDTHxHEIGHT' (e.g. '1344x768'), got {size!r}")
     return int(width), int(height)
 
 
@@ -210,7 +205,7 @@ def _as_input(source: str) -> str:
     return read_image_source(source).data_uri().split(",", 1)[1]
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """FastAPI ``{"detail": ...}`` (422 lists fields) or ``{"error", "message", "retry_after"}`` (429)."""
     body = json_or_none(response)
     wait = body.get("retry_after") if isinstance(body, dict) else None

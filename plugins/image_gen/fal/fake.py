@@ -7,18 +7,14 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, blackout, render, store_file
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, blackout, render, sizes, store_file
 
 __all__ = ["register", "FalApi", "PRESETS"]
 
-PRESETS = {
-    "square_hd": (1024, 1024),
-    "square": (512, 512),
-    "portrait_4_3": (768, 1024),
-    "portrait_16_9": (576, 1024),
-    "landscape_4_3": (1024, 768),
-    "landscape_16_9": (1024, 576),
-}
+PRESETS = sizes(
+    "square_hd=1024x1024 square=512x512 portrait_4_3=768x1024 portrait_16_9=576x1024 "
+    "landscape_4_3=1024x768 landscape_16_9=1024x576"
+)
 _MAX_JOBS = 256
 
 

@@ -14,14 +14,10 @@ import httpx
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ParseError,
     PolledJob,
-    ProviderError,
+    errors,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -78,7 +74,7 @@ class FalImageProvider(ImageGenProvider):
         endpoint = model
         if sources:
             if edit_endpoint is None:
-                raise InvalidInputError(
+                raise errors.InvalidInputError(
                     f"fal model {model} takes no reference images; use {DEFAULT_MODEL}, which can edit"
                 )
             endpoint = edit_endpoint
@@ -99,7 +95,7 @@ class FalImageProvider(ImageGenProvider):
         ticket = self.json_answer(submitted)
         request_id = str(ticket.get("request_id") or "")
         if not request_id:
-            raise ParseError("fal's queue answered without a request_id", provider=self.name)
+            raise errors.ParseError("fal's queue answered without a request_id", provider=self.name)
         app = "/".join(endpoint.split("/")[:2])
         status_url = (
             _same_origin(ticket.get("status_url"), base) or f"{base}/{app}/requests/{request_id}/status"
@@ -124,7 +120,7 @@ class FalImageProvider(ImageGenProvider):
             raise self.no_image("fal returned no image")
         nsfw = body.get("has_nsfw_concepts")
         if isinstance(nsfw, list) and nsfw and nsfw[0] is True:
-            raise ContentPolicyError(
+            raise errors.ContentPolicyError(
                 "fal's safety checker flagged the image (it came back blacked out)", provider=self.name
             )
         image = str(save_b64_image(url, prefix=self.name)) if url.startswith("data:") else url
@@ -143,10 +139,10 @@ def _completed(status: dict[str, Any]) -> bool | None:
     state = str(status.get("status") or "")
     if state == "COMPLETED":
         if status.get("error"):
-            raise ProviderError(f"fal job failed: {status['error']}", provider="fal")
+            raise errors.ProviderError(f"fal job failed: {status['error']}", provider="fal")
         return True
     if state not in ("IN_QUEUE", "IN_PROGRESS"):
-        raise ParseError(f"fal's queue reported an unknown status {state!r}", provider="fal")
+        raise errors.ParseError(f"fal's queue reported an unknown status {state!r}", provider="fal")
     return None
 
 
@@ -176,7 +172,7 @@ def _cost(price: float | None, units: str | None, image: dict[str, Any]) -> dict
     return {"usd": round(price * max(1, -(-megapixels // 1)), 6), "estimated": True}
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """FastAPI-style ``{"detail": ...}`` bodies: 422 lists what was wrong with the input."""
     message = vendor_message(json_or_none(response), response.status_code)
     return vendor_error(response, message, provider="fal", key_env=KEY_ENV)

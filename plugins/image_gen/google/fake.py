@@ -12,7 +12,7 @@ import base64
 import hashlib
 from typing import Any
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, is_image, render
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, is_image, render, sizes
 
 __all__ = ["register", "GoogleApi", "RATIO_SIZES"]
 
@@ -20,18 +20,10 @@ _IMAGE_MODELS = {"gemini-3.1-flash-image", "gemini-3.1-flash-image-preview", "ge
 _RETIRED = {"gemini-2.5-flash-image", "gemini-2.5-flash-image-preview"}
 _IMAGEN = {"imagen-4.0-generate-001", "imagen-4.0-ultra-generate-001", "imagen-4.0-fast-generate-001"}
 #: 1K output size per ratio (Gemini's published 1K sizes); 2K/4K double and quadruple them
-RATIO_SIZES = {
-    "1:1": (1024, 1024),
-    "2:3": (848, 1264),
-    "3:2": (1264, 848),
-    "3:4": (896, 1200),
-    "4:3": (1200, 896),
-    "4:5": (928, 1152),
-    "5:4": (1152, 928),
-    "9:16": (768, 1376),
-    "16:9": (1376, 768),
-    "21:9": (1584, 672),
-}
+RATIO_SIZES = sizes(
+    "1:1=1024x1024 2:3=848x1264 3:2=1264x848 3:4=896x1200 4:3=1200x896 4:5=928x1152 5:4=1152x928 "
+    "9:16=768x1376 16:9=1376x768 21:9=1584x672"
+)
 _SCALE = {"1K": 1, "2K": 2, "4K": 4}
 _IMAGE_TOKENS = {"1K": 1120, "2K": 1680, "4K": 2520}
 _STATUS = {

@@ -14,14 +14,9 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ProviderAuthError,
-    ProviderError,
-    RateLimitedError,
+    errors,
     json_or_none,
     read_image_source,
     save_b64_image,
@@ -89,18 +84,20 @@ class GoogleImageProvider(ImageGenProvider):
         model = request.model.removeprefix("models/")
         if model in RETIRED or model.startswith("imagen-"):
             successor = RETIRED.get(model, DEFAULT_MODEL)
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"{model} is retired on the Gemini API (Imagen :predict was switched off on 2026-08-17; "
                 f"Vertex AI still serves it); use {successor} instead"
             )
         ratio = str(options.get("google_aspect_ratio") or ASPECTS[request.aspect_ratio])
         if ratio not in RATIOS:
-            raise InvalidInputError(f"Gemini aspect ratio {ratio!r} is not one of {', '.join(RATIOS)}")
+            raise errors.InvalidInputError(f"Gemini aspect ratio {ratio!r} is not one of {', '.join(RATIOS)}")
         image_config: dict[str, Any] = {"aspectRatio": ratio}
         if options.get("image_size"):
             size = str(options["image_size"]).upper()
             if size not in IMAGE_SIZES:
-                raise InvalidInputError(f"image_size must be one of {', '.join(IMAGE_SIZES)}, got {size!r}")
+                raise errors.InvalidInputError(
+                    f"image_size must be one of {', '.join(IMAGE_SIZES)}, got {size!r}"
+                )
             image_config["imageSize"] = size
         key = self.api_key()
         parts: list[dict[str, Any]] = [{"text": request.prompt}]
@@ -141,7 +138,9 @@ def _image_part(payload: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The first ``inlineData`` part and the text beside it; blocked answers raise ``ContentPolicyError``."""
     feedback = payload.get("promptFeedback")
     if isinstance(feedback, dict) and feedback.get("blockReason"):
-        raise ContentPolicyError(f"Gemini blocked the prompt ({feedback['blockReason']})", provider="google")
+        raise errors.ContentPolicyError(
+            f"Gemini blocked the prompt ({feedback['blockReason']})", provider="google"
+        )
     candidates = payload.get("candidates")
     candidate = candidates[0] if isinstance(candidates, list) and candidates else {}
     candidate = candidate if isinstance(candidate, dict) else {}
@@ -155,11 +154,11 @@ def _image_part(payload: dict[str, Any]) -> tuple[dict[str, Any], str]:
     finish = str(candidate.get("finishReason") or "")
     if finish in BLOCKED_FINISHES:
         detail = f": {candidate['finishMessage']}" if candidate.get("finishMessage") else ""
-        raise ContentPolicyError(
+        raise errors.ContentPolicyError(
             f"Gemini withheld the image (finish reason {finish}){detail}", provider="google"
         )
     said = f"; the model said: {' '.join(texts)[:300]}" if texts else ""
-    raise ProviderError(
+    raise errors.ProviderError(
         f"Gemini returned no image (finish reason {finish or 'none'}){said}", provider="google"
     )
 
@@ -177,7 +176,7 @@ def _cost(usage: dict[str, Any], model: str) -> dict[str, Any] | None:
     return {"usd": round(usd, 6), "estimated": True}
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """``{"error": {"code", "message", "status", "details": [{"reason", ...}]}}`` (google.rpc.Status)."""
     status = response.status_code
     body = json_or_none(response)
@@ -189,7 +188,7 @@ def _error_for(response: httpx.Response) -> HermesError | None:
     details = _items(error.get("details"))
     reasons = {str(d.get("reason")) for d in details if isinstance(d, dict) and d.get("reason")}
     if "API_KEY_INVALID" in reasons or status == 401 or rpc in ("UNAUTHENTICATED", "PERMISSION_DENIED"):
-        return ProviderAuthError(
+        return errors.ProviderAuthError(
             f"Gemini rejected the API key ({message}); check GEMINI_API_KEY / GOOGLE_API_KEY",
             provider="google",
             status=status,
@@ -197,23 +196,27 @@ def _error_for(response: httpx.Response) -> HermesError | None:
     if status == 429 or rpc == "RESOURCE_EXHAUSTED":
         delays = [str(d.get("retryDelay")) for d in details if isinstance(d, dict) and d.get("retryDelay")]
         retry_after = float(delays[0].rstrip("s")) if delays and delays[0].rstrip("s").isdigit() else None
-        return RateLimitedError(
+        return errors.RateLimitedError(
             f"Gemini quota or rate limit: {message}",
             provider="google",
             status=status,
             retry_after=retry_after,
         )
     if status == 404 or rpc == "NOT_FOUND":
-        return InvalidInputError(
+        return errors.InvalidInputError(
             f"Gemini does not serve this model ({message}); image models are retired over time, "
             f"try {DEFAULT_MODEL}",
             provider="google",
             status=status,
         )
     if rpc == "FAILED_PRECONDITION":
-        return ProviderError(f"Gemini cannot serve this request: {message}", provider="google", status=status)
+        return errors.ProviderError(
+            f"Gemini cannot serve this request: {message}", provider="google", status=status
+        )
     if status == 400:
-        return InvalidInputError(f"Gemini refused the request: {message}", provider="google", status=status)
+        return errors.InvalidInputError(
+            f"Gemini refused the request: {message}", provider="google", status=status
+        )
     return None
 
 

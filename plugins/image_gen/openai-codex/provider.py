@@ -14,17 +14,10 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ParseError,
-    ProviderAuthError,
-    ProviderError,
-    ProviderNotConfiguredError,
-    RateLimitedError,
     config,
+    errors,
     json_or_none,
     read_image_source,
     retry_after_s,
@@ -88,7 +81,7 @@ class OpenAICodexImageProvider(ImageGenProvider):
         credential = auth.resolve()
         if credential is None or not credential.secret:
             problem = f"{credential.note}; or set {auth.KEY_ENV}" if credential else ""
-            raise (ProviderAuthError if credential else ProviderNotConfiguredError)(
+            raise (errors.ProviderAuthError if credential else errors.ProviderNotConfiguredError)(
                 problem
                 or f"openai-codex needs a Codex/ChatGPT sign-in (`hermes auth codex`) or {auth.KEY_ENV}",
                 provider=self.name,
@@ -147,7 +140,7 @@ class OpenAICodexImageProvider(ImageGenProvider):
         image_b64 = outcome.image_b64 or outcome.partial_b64
         if not image_b64:
             said = f"; the model said: {outcome.text.strip()[:300]}" if outcome.text.strip() else ""
-            raise ParseError(f"the Responses stream ended without an image{said}", provider=self.name)
+            raise errors.ParseError(f"the Responses stream ended without an image{said}", provider=self.name)
         item = outcome.item
         size = str(item.get("size") or tool["size"])
         path = save_b64_image(image_b64, prefix=self.name, extension=str(tool["output_format"]))
@@ -172,7 +165,7 @@ def _quality(model: str) -> str:
             return tier
     if name == API_MODEL:
         return "medium"
-    raise InvalidInputError(
+    raise errors.InvalidInputError(
         f"openai-codex serves {API_MODEL}-low, {API_MODEL}-medium and {API_MODEL}-high, not {model!r}"
     )
 
@@ -191,21 +184,21 @@ def _cost(mode: str, quality: str, size: str) -> dict[str, Any] | None:
     return {"usd": prices[0] if size == "1024x1024" else prices[1], "estimated": True}
 
 
-def _stream_error(error: dict[str, Any]) -> HermesError:
+def _stream_error(error: dict[str, Any]) -> errors.HermesError:
     code = str(error.get("code") or "")
     message = str(error.get("message") or code or "the image generation failed")
     if code in ("moderation_blocked", "content_policy_violation") or "safety system" in message:
-        return ContentPolicyError(
+        return errors.ContentPolicyError(
             f"OpenAI's safety system rejected the image: {message}", provider="openai-codex"
         )
     if code in ("rate_limit_exceeded", "usage_limit_reached"):
-        return RateLimitedError(f"OpenAI usage limit: {message}", provider="openai-codex")
-    return ProviderError(
+        return errors.RateLimitedError(f"OpenAI usage limit: {message}", provider="openai-codex")
+    return errors.ProviderError(
         f"the image generation failed ({code or 'error'}): {message}", provider="openai-codex"
     )
 
 
-def _error_for(response: httpx.Response, mode: str) -> HermesError | None:
+def _error_for(response: httpx.Response, mode: str) -> errors.HermesError | None:
     """HTTP errors before the stream: the missing tool, bad logins/keys, moderation, limits."""
     body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
@@ -214,20 +207,20 @@ def _error_for(response: httpx.Response, mode: str) -> HermesError | None:
     status = response.status_code
     kw: dict[str, Any] = {"provider": "openai-codex", "status": status}
     if status == 400 and message.strip() == NO_TOOL:
-        return ProviderNotConfiguredError(
+        return errors.ProviderNotConfiguredError(
             "image generation is not enabled for this Codex/ChatGPT account (the Responses backend has no "
             "image_generation tool for it); use image_gen.provider 'openai' with an API key, or fal / xai",
             **kw,
         )
     if str(error.get("code") or "") in ("moderation_blocked", "content_policy_violation"):
-        return ContentPolicyError(f"OpenAI's safety system rejected the request: {message}", **kw)
+        return errors.ContentPolicyError(f"OpenAI's safety system rejected the request: {message}", **kw)
     if status in (401, 403):
         fix = auth.SIGN_IN_HINT if mode == "codex" else f"check {auth.KEY_ENV}"
-        return ProviderAuthError(f"OpenAI rejected the credentials ({message}); {fix}", **kw)
+        return errors.ProviderAuthError(f"OpenAI rejected the credentials ({message}); {fix}", **kw)
     if status == 429:
-        return RateLimitedError(
+        return errors.RateLimitedError(
             f"OpenAI rate/usage limit: {message}", retry_after=retry_after_s(response), **kw
         )
     if status in (400, 404, 422):
-        return InvalidInputError(f"the Responses API refused the request: {message}", **kw)
+        return errors.InvalidInputError(f"the Responses API refused the request: {message}", **kw)
     return None

@@ -8,13 +8,9 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ProviderAuthError,
-    ProviderError,
+    errors,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -122,7 +118,7 @@ def _api_model(model: str) -> tuple[str, str | None]:
     name = model.strip().lower()
     shutdown = RETIRED.get(name)
     if shutdown is not None and _today() >= shutdown:
-        raise InvalidInputError(
+        raise errors.InvalidInputError(
             f"OpenAI retired {name} on {shutdown.isoformat()}; use {DEFAULT_MODEL} "
             f"(or {API_MODEL}-low / {API_MODEL}-high) instead"
         )
@@ -151,7 +147,7 @@ def _upload_files(sources: list[str]) -> list[tuple[str, tuple[str, bytes, str]]
     return files
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """OpenAI's error body: moderation refusals are content policy, not a generic 400."""
     body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
@@ -161,15 +157,15 @@ def _error_for(response: httpx.Response) -> HermesError | None:
     message = str(error.get("message") or f"HTTP {response.status_code}")
     status = response.status_code
     if code in ("moderation_blocked", "content_policy_violation"):
-        return ContentPolicyError(
+        return errors.ContentPolicyError(
             f"OpenAI's safety system rejected the request: {message}", provider="openai", status=status
         )
     if code == "invalid_api_key":  # whatever status it came with
-        return ProviderAuthError(
+        return errors.ProviderAuthError(
             f"OpenAI rejected the key ({message}); check {KEY_ENV}", provider="openai", status=status
         )
     if status == 429 and code == "insufficient_quota":
-        return ProviderError(
+        return errors.ProviderError(
             f"OpenAI quota exhausted ({message}); check billing at platform.openai.com",
             provider="openai",
             status=status,

@@ -7,7 +7,16 @@ import hashlib
 import time
 from typing import Any
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, decode_data_uri, is_image, render
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    decode_data_uri,
+    is_image,
+    render,
+    retry_after_header,
+    sizes,
+)
 
 __all__ = ["register", "OpenRouterApi"]
 
@@ -19,13 +28,7 @@ _MODELS: dict[str, tuple[str, ...]] = {
     "black-forest-labs/flux.2-pro": ("image",),
     "openai/gpt-4o-mini": ("text",),
 }
-_RATIOS = {
-    "1:1": (1024, 1024),
-    "16:9": (1344, 768),
-    "9:16": (768, 1344),
-    "4:3": (1184, 864),
-    "3:4": (864, 1184),
-}
+_RATIOS = sizes("1:1=1024x1024 16:9=1344x768 9:16=768x1344 4:3=1184x864 3:4=864x1184")
 _COST_PER_IMAGE = 0.039  # an emulator choice; OpenRouter reports the real one in usage.cost
 #: a key with no credits left: 402
 BROKE_KEY = "emu-openrouter-broke"
@@ -51,7 +54,7 @@ class OpenRouterApi:
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
         if status == 429:
-            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+            headers = retry_after_header(retry_after)
             return _err(429, "Rate limit exceeded: free-models-per-min", headers=headers)
         if status == 502:
             return _err(502, "Provider returned error", {"provider_name": "Google"})

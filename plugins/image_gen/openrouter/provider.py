@@ -8,16 +8,9 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ProviderAuthError,
-    ProviderError,
-    ProviderUnavailableError,
-    RateLimitedError,
-    TimeoutError_,
+    errors,
     json_or_none,
     read_image_source,
     retry_after_s,
@@ -104,7 +97,7 @@ class OpenRouterImageProvider(ImageGenProvider):
         finish = str(choice.get("native_finish_reason") or choice.get("finish_reason") or "")
         if not urls:
             if "safety" in finish.lower() or finish.lower() == "content_filter":
-                raise ContentPolicyError(
+                raise errors.ContentPolicyError(
                     f"OpenRouter's model {model} refused the prompt ({finish})", provider=self.name
                 )
             text = str(message.get("content") or "").strip()
@@ -133,7 +126,7 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _error_for(response: httpx.Response, model: str) -> HermesError | None:
+def _error_for(response: httpx.Response, model: str) -> errors.HermesError | None:
     """OpenRouter's ``{"error": {"code", "message", "metadata"}}`` → the typed error."""
     body = json_or_none(response)
     error = body.get("error") if isinstance(body, dict) else None
@@ -142,34 +135,34 @@ def _error_for(response: httpx.Response, model: str) -> HermesError | None:
     return _mapped(error, response.status_code, model, retry_after_s(response))
 
 
-def _mapped(error: dict[str, Any], status: int, model: str, retry_after: float | None) -> HermesError:
+def _mapped(error: dict[str, Any], status: int, model: str, retry_after: float | None) -> errors.HermesError:
     message = str(error.get("message") or f"HTTP {status}")
     metadata = _dict(error.get("metadata"))
     kw: dict[str, Any] = {"provider": "openrouter", "status": status}
     if status == 401:
-        return ProviderAuthError(f"OpenRouter rejected the API key ({message}); check {KEY_ENV}", **kw)
+        return errors.ProviderAuthError(f"OpenRouter rejected the API key ({message}); check {KEY_ENV}", **kw)
     if status == 402:
-        return ProviderError(
+        return errors.ProviderError(
             f"OpenRouter: insufficient credits ({message}); add credits at openrouter.ai/settings/credits",
             retryable=False,
             **kw,
         )
     if status == 403:
         reasons = ", ".join(str(r) for r in metadata.get("reasons") or [])
-        return ContentPolicyError(
+        return errors.ContentPolicyError(
             f"OpenRouter's moderation flagged the prompt{f' ({reasons})' if reasons else ''}: {message}", **kw
         )
     if status == 408:
-        return TimeoutError_(f"OpenRouter: the request timed out ({message})", **kw)
+        return errors.TimeoutError_(f"OpenRouter: the request timed out ({message})", **kw)
     if status == 429:
-        return RateLimitedError(f"OpenRouter rate limit: {message}", retry_after=retry_after, **kw)
+        return errors.RateLimitedError(f"OpenRouter rate limit: {message}", retry_after=retry_after, **kw)
     if status in (400, 404):
         hint = ""
         if model.startswith("openai/"):
             hint = f"; OpenAI image models may need enabling on OpenRouter; or try {DEFAULT_MODEL}"
-        return InvalidInputError(f"OpenRouter refused the request for {model}: {message}{hint}", **kw)
+        return errors.InvalidInputError(f"OpenRouter refused the request for {model}: {message}{hint}", **kw)
     if status in (502, 503):
-        return ProviderUnavailableError(
+        return errors.ProviderUnavailableError(
             f"OpenRouter: no provider could serve {model} right now ({message}); retry or switch model", **kw
         )
-    return ProviderError(f"OpenRouter error {status}: {message}", **kw)
+    return errors.ProviderError(f"OpenRouter error {status}: {message}", **kw)

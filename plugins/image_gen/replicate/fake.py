@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, store_file
+from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, render, sizes, store_file
 
 __all__ = ["register", "ReplicateApi", "VERSIONS", "RATIO_SIZES"]
 
@@ -25,19 +25,10 @@ VERSIONS = {
     "black-forest-labs/flux-1.1-pro": "80a09d66baa990429c2f5ae8a4306bf778a1b3775afd01cc2cc8bdbe9033769c",
 }
 #: FLUX at one megapixel, sides multiples of 16 (hermes_nb choice; Replicate does not publish them)
-RATIO_SIZES = {
-    "1:1": (1024, 1024),
-    "16:9": (1344, 768),
-    "21:9": (1536, 640),
-    "3:2": (1216, 832),
-    "2:3": (832, 1216),
-    "4:5": (896, 1088),
-    "5:4": (1088, 896),
-    "3:4": (896, 1152),
-    "4:3": (1152, 896),
-    "9:16": (768, 1344),
-    "9:21": (640, 1536),
-}
+RATIO_SIZES = sizes(
+    "1:1=1024x1024 16:9=1344x768 21:9=1536x640 3:2=1216x832 2:3=832x1216 4:5=896x1088 5:4=1088x896 "
+    "3:4=896x1152 4:3=1152x896 9:16=768x1344 9:21=640x1536"
+)
 _FORMATS = {"webp": "webp", "jpg": "jpeg", "png": "png"}
 _NSFW = "NSFW content detected in all outputs. Try running it again, or try a different prompt."
 _MAX_PREDICTIONS = 256

@@ -17,14 +17,10 @@ import httpx
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ParseError,
     PolledJob,
-    ProviderError,
+    errors,
     json_or_none,
     save_b64_image,
     save_url_image,
@@ -85,7 +81,7 @@ class ReplicateImageProvider(ImageGenProvider):
         base = self.base_url()
         model_name, _, version = model.partition(":")
         if not _MODEL_ID.match(model_name) or (version and not _VERSION_ID.match(version)):
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"Replicate model {model!r} is not 'owner/name' or 'owner/name:<64-hex version id>'"
             )
         model_input: dict[str, Any] = {
@@ -122,7 +118,7 @@ class ReplicateImageProvider(ImageGenProvider):
 
         def poll(**limits: float) -> dict[str, Any]:
             if not get_url:
-                raise ParseError("Replicate answered without a prediction id", provider=self.name)
+                raise errors.ParseError("Replicate answered without a prediction id", provider=self.name)
             answer = self.send("GET", get_url, headers=headers, error_map=_error_for, **limits)
             return self.json_answer(answer)
 
@@ -146,13 +142,13 @@ class ReplicateImageProvider(ImageGenProvider):
     def _download(self, output: Any, timeout: float) -> str:
         first = output[0] if isinstance(output, list) and output else output
         if not isinstance(first, str) or not first:
-            raise ProviderError(
+            raise errors.ProviderError(
                 "Replicate's prediction succeeded without an output image", provider=self.name
             )
         if first.startswith("data:"):
             return str(save_b64_image(first, prefix=self.name))
         if not first.startswith(("https://", "http://")):
-            raise ParseError(
+            raise errors.ParseError(
                 f"Replicate returned an output that is not a URL: {first[:80]!r}", provider=self.name
             )
         # Output URLs expire (about an hour): keep the bytes now, never hand the URL out.
@@ -167,19 +163,19 @@ def _succeeded(prediction: dict[str, Any]) -> dict[str, Any] | None:
     if status in FAILED:
         raise _failure(status, prediction.get("error"))
     if status not in WAITING:
-        raise ParseError(f"Replicate reported an unknown status {status!r}", provider="replicate")
+        raise errors.ParseError(f"Replicate reported an unknown status {status!r}", provider="replicate")
     return None
 
 
-def _failure(status: str, error: Any) -> HermesError:
+def _failure(status: str, error: Any) -> errors.HermesError:
     message = str(error or f"prediction {status}")
     if "nsfw" in message.lower():
-        return ContentPolicyError(
+        return errors.ContentPolicyError(
             f"Replicate's safety checker refused the image: {message}", provider="replicate"
         )
     if status == "failed":
-        return ProviderError(f"Replicate prediction failed: {message}", provider="replicate")
-    return ProviderError(f"Replicate prediction was {status}: {message}", provider="replicate")
+        return errors.ProviderError(f"Replicate prediction failed: {message}", provider="replicate")
+    return errors.ProviderError(f"Replicate prediction was {status}: {message}", provider="replicate")
 
 
 def _trusted(url: Any, base: str) -> str | None:
@@ -192,7 +188,7 @@ def _trusted(url: Any, base: str) -> str | None:
     return url if got.scheme == "https" and got.hostname == VENDOR_HOST else None
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """RFC 7807 ``{"type","title","status","detail"}`` problem bodies."""
     return vendor_error(
         response,

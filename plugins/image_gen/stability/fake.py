@@ -12,22 +12,24 @@ import base64
 import uuid
 from typing import Any
 
-from hermes_nb.testing.fakes import MIME, Call, FakeRoutes, Response, parse_multipart, render
+from hermes_nb.testing.fakes import (
+    MIME,
+    Call,
+    FakeRoutes,
+    Response,
+    parse_multipart,
+    render,
+    retry_after_header,
+    sizes,
+)
 
 __all__ = ["register", "StabilityApi", "RATIO_SIZES"]
 
 #: output size per aspect ratio (about one megapixel, multiples of 64; hermes_nb choice)
-RATIO_SIZES = {
-    "16:9": (1344, 768),
-    "1:1": (1024, 1024),
-    "21:9": (1536, 640),
-    "2:3": (832, 1216),
-    "3:2": (1216, 832),
-    "4:5": (896, 1088),
-    "5:4": (1088, 896),
-    "9:16": (768, 1344),
-    "9:21": (640, 1536),
-}
+RATIO_SIZES = sizes(
+    "16:9=1344x768 1:1=1024x1024 21:9=1536x640 2:3=832x1216 3:2=1216x832 4:5=896x1088 5:4=1088x896 "
+    "9:16=768x1344 9:21=640x1536"
+)
 _SD3_MODELS = ("sd3.5-large", "sd3.5-large-turbo", "sd3.5-medium", "sd3.5-flash")
 _FORMATS = {"sd3": ("png", "jpeg"), "core": ("png", "jpeg", "webp"), "ultra": ("png", "jpeg", "webp")}
 _MODERATED = (
@@ -51,7 +53,7 @@ class StabilityApi:
     name = "stability"
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         names = {
             400: "bad_request",
             402: "payment_required",

@@ -14,13 +14,9 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    ContentPolicyError,
-    HermesError,
     ImageGenProvider,
     ImageRequest,
-    InvalidInputError,
-    ParseError,
-    ProviderError,
+    errors,
     json_or_none,
     save_b64_image,
     save_bytes_image,
@@ -73,12 +69,16 @@ class StabilityImageProvider(ImageGenProvider):
     def _generate(self, request: ImageRequest) -> dict[str, Any]:
         model, options = request.model, request.options
         if model not in MODELS:
-            raise InvalidInputError(f"unknown Stability model {model!r}; choose one of {', '.join(MODELS)}")
+            raise errors.InvalidInputError(
+                f"unknown Stability model {model!r}; choose one of {', '.join(MODELS)}"
+            )
         key = self.api_key()
         _label, endpoint, model_field, n_credits = MODELS[model]
         ratio = str(options.get("stability_aspect_ratio") or ASPECTS[request.aspect_ratio])
         if ratio not in RATIOS:
-            raise InvalidInputError(f"Stability aspect ratio {ratio!r} is not one of {', '.join(RATIOS)}")
+            raise errors.InvalidInputError(
+                f"Stability aspect ratio {ratio!r} is not one of {', '.join(RATIOS)}"
+            )
         form: dict[str, Any] = {"prompt": request.prompt, "aspect_ratio": ratio, "output_format": "png"}
         if model_field:
             form.update(model=model_field, mode="text-to-image")
@@ -103,17 +103,17 @@ class StabilityImageProvider(ImageGenProvider):
         else:
             finish, seed, data = response.headers.get("finish-reason"), response.headers.get("seed"), None
         if finish == FILTERED:
-            raise ContentPolicyError(
+            raise errors.ContentPolicyError(
                 "Stability's content filter blurred the result (finish reason CONTENT_FILTERED)",
                 provider=self.name,
             )
         if as_json:
             if not isinstance(data, str) or not data:
-                raise ProviderError("Stability returned no image", provider=self.name)
+                raise errors.ProviderError("Stability returned no image", provider=self.name)
             path = save_b64_image(data, prefix=self.name, extension=str(form["output_format"]))
         else:
             if not response.headers.get("content-type", "").startswith("image/"):
-                raise ParseError(
+                raise errors.ParseError(
                     "Stability answered without image bytes for Accept: image/*", provider=self.name
                 )
             path = save_bytes_image(response.content, prefix=self.name, extension=str(form["output_format"]))
@@ -134,16 +134,16 @@ def _int_or_none(value: Any) -> int | None:
         return None
 
 
-def _error_for(response: httpx.Response) -> HermesError | None:
+def _error_for(response: httpx.Response) -> errors.HermesError | None:
     """``{"id", "name", "errors": [...]}``: ``name`` says what failed (``content_moderation``, ...)."""
     status = response.status_code
     body = json_or_none(response)
     body = body if isinstance(body, dict) else {}
     name = str(body.get("name") or "")
-    errors = body.get("errors")
-    message = "; ".join(str(e) for e in errors) if isinstance(errors, list) and errors else f"HTTP {status}"
+    listed = body.get("errors")
+    message = "; ".join(str(e) for e in listed) if isinstance(listed, list) and listed else f"HTTP {status}"
     if name == "content_moderation" or (status == 403 and "moderation" in message.lower()):
-        return ContentPolicyError(
+        return errors.ContentPolicyError(
             f"Stability's content moderation refused the request: {message}",
             provider="stability",
             status=status,

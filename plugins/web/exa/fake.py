@@ -12,6 +12,7 @@ from hermes_nb.testing.fakes import (
     hits,
     read_url,
     request_id,
+    retry_after_header,
     serve_mcp,
 )
 
@@ -46,7 +47,7 @@ class ExaApi:
             if status == 429
             else f"Emulated error {status}."
         )
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.json({"requestId": request_id(call, tag), "error": text, "tag": tag}, status, headers)
 
     def handle(self, call: Call) -> Response:

@@ -15,17 +15,10 @@ import httpx
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentError,
-    ContentFetchError,
-    HermesError,
-    InvalidInputError,
     KeyedHttpProvider,
-    ParseError,
     PolledJob,
-    ProviderNotConfiguredError,
-    ProviderUnavailableError,
-    RateLimitedError,
     config,
+    errors,
     extracted_page,
     failed_page,
     json_objects,
@@ -92,9 +85,9 @@ class FirecrawlProvider(KeyedHttpProvider):
                     doc = body.get("data") if isinstance(body.get("data"), dict) else {}
                 else:
                     doc = self._mcp("firecrawl_scrape", {"url": url, "formats": ["markdown"]})
-            except (ContentError, InvalidInputError) as exc:
+            except (errors.ContentError, errors.InvalidInputError) as exc:
                 pages.append(failed_page(url, exc.message))
-            except ProviderUnavailableError as exc:
+            except errors.ProviderUnavailableError as exc:
                 if self.is_available():
                     raise
                 pages.append(failed_page(url, exc.message))  # the MCP tool's own failure: this URL only
@@ -104,7 +97,7 @@ class FirecrawlProvider(KeyedHttpProvider):
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         if not self.is_available():
-            raise ProviderNotConfiguredError(
+            raise errors.ProviderNotConfiguredError(
                 f"Firecrawl crawls need {self.key_env} or a self-hosted server ({self.base_url_env} or "
                 "web.firecrawl.base_url); the keyless endpoint only searches and scrapes",
                 provider=self.name,
@@ -119,7 +112,7 @@ class FirecrawlProvider(KeyedHttpProvider):
             payload["maxDiscoveryDepth"] = max(0, depth)
         job = self._request("POST", "/v2/crawl", payload)
         if not job.get("id"):
-            raise ParseError("Firecrawl started a crawl without returning its id", provider=self.name)
+            raise errors.ParseError("Firecrawl started a crawl without returning its id", provider=self.name)
         limit_s = config.get("web.firecrawl.crawl_timeout")
         wait = PolledJob(
             self.name,
@@ -155,7 +148,7 @@ class FirecrawlProvider(KeyedHttpProvider):
     def _request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
         data = self.get_json(path) if method == "GET" else self.post_json(path, payload)
         if data.get("success") is False:
-            raise ProviderUnavailableError(
+            raise errors.ProviderUnavailableError(
                 f"Firecrawl {path} failed: {data.get('error') or 'no reason given'}", provider=self.name
             )
         return data
@@ -171,15 +164,15 @@ class FirecrawlProvider(KeyedHttpProvider):
             return {"markdown": text}  # a scrape answered as plain Markdown
         return body if isinstance(body, dict) else {"web": body}
 
-    def error_for(self, resp: httpx.Response) -> HermesError | None:
+    def error_for(self, resp: httpx.Response) -> errors.HermesError | None:
         """``{"success": false, "error"}``: 401 key, 402 credits, 403 the site, 429 its delay in the text."""
         detail = self.error_detail(resp)
         if resp.status_code == 429:
             found = _RETRY_AFTER.search(detail)
-            return RateLimitedError(f"Firecrawl rate limit: {detail or 'too many requests'}",
+            return errors.RateLimitedError(f"Firecrawl rate limit: {detail or 'too many requests'}",
                                     retry_after=float(found.group(1)) if found else None)
         if resp.status_code == 403:
-            return ContentFetchError(f"Firecrawl refused this site: {detail or 'forbidden'}")
+            return errors.ContentFetchError(f"Firecrawl refused this site: {detail or 'forbidden'}")
         return super().error_for(resp)
 
 
@@ -208,5 +201,6 @@ def _finished_crawl(status: dict[str, Any], job_id: str) -> dict[str, Any] | Non
     if state not in _DONE:
         return None
     if state != "completed":
-        raise ProviderUnavailableError(f"Firecrawl crawl {job_id} ended {state!r}", provider="firecrawl")
+        message = f"Firecrawl crawl {job_id} ended {state!r}"
+        raise errors.ProviderUnavailableError(message, provider="firecrawl")
     return status

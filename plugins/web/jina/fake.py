@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url, retry_after_header
 
 __all__ = ["register", "JinaApi", "JinaSearchApi"]
 
@@ -31,7 +31,7 @@ def _err(status: int, name: str, sub: int, message: str, headers: dict[str, str]
 
 def _error(status: int, retry_after: float | None) -> Response:
     name, sub, message = _JINA_ERRORS.get(status, ("InternalServerError", 0, "Internal server error."))
-    headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+    headers = retry_after_header(retry_after)
     return _err(status, name, sub, message, headers)
 
 

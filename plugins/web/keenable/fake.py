@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url, retry_after_header
 
 __all__ = ["register", "KeenableApi", "TITLE_HEADER"]
 
@@ -28,7 +28,7 @@ class KeenableApi:
         self, call: Call, status: int, retry_after: float | None, message: str | None = None
     ) -> Response:
         text = message or _MESSAGES.get(status, "Internal server error." if status >= 500 else "Error.")
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.json({"detail": text}, status, headers)
 
     def handle(self, call: Call) -> Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, request_id
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, request_id, retry_after_header
 
 __all__ = ["OpenserpApi", "OPENSERP_FORMAT", "register"]
 
@@ -38,7 +38,7 @@ class OpenserpApi:
     def error(
         self, call: Call, status: int, retry_after: float | None, reason: str | None = None
     ) -> Response:
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         if self._format(call) == "v0" and call.subpath != "/search":
             # the v0 server answers engine failures with plain text
             return Response.text(f"{status}: captcha or engine failure", status, headers=headers)

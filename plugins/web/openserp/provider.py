@@ -11,15 +11,10 @@ from typing import Any
 import httpx
 
 from hermes_nb.provider_api import (
-    HermesError,
-    InvalidInputError,
     KeyedHttpProvider,
-    ParseError,
-    ProviderNotConfiguredError,
-    ProviderUnavailableError,
-    RateLimitedError,
     config,
     error_detail,
+    errors,
     json_objects,
     search_envelope,
     web_hits,
@@ -59,7 +54,7 @@ class OpenserpProvider(KeyedHttpProvider):
     def search(self, query: str, limit: int = 5) -> dict[str, Any]:
         base = self.base_url()
         if not base and not self.api_key():
-            raise ProviderNotConfiguredError(
+            raise errors.ProviderNotConfiguredError(
                 "OpenSERP needs the address of a server: "
                 "hn.config.set('web.openserp.base_url', 'http://127.0.0.1:7000'), "
                 f"or {self.key_env} for the hosted endpoint",
@@ -69,7 +64,7 @@ class OpenserpProvider(KeyedHttpProvider):
         if base:
             engine = str(config.get("web.openserp.engine") or DEFAULT_ENGINE).strip().lower()
             if engine not in ENGINES:
-                raise InvalidInputError(
+                raise errors.InvalidInputError(
                     f"web.openserp.engine {engine!r} is not an OpenSERP engine; "
                     f"use one of {', '.join(ENGINES)}",
                     provider=self.name,
@@ -82,16 +77,16 @@ class OpenserpProvider(KeyedHttpProvider):
                         skip=lambda item: bool(item.get("ad")))
         return search_envelope(hits, count)
 
-    def error_for(self, resp: httpx.Response) -> HermesError | None:
+    def error_for(self, resp: httpx.Response) -> errors.HermesError | None:
         """OpenSERP v2 error classes (``{"error", "code", "message", "reason"}``); v0 answers plain text.
         A 403 is a bad key unless the search engine blocked the server."""
         error, detail = error_detail(resp, "error"), self.error_detail(resp)
         if resp.status_code == 403 and error == "blocked":
-            return ProviderUnavailableError(
+            return errors.ProviderUnavailableError(
                 f"OpenSERP's search engine blocked the server ({detail}); try another engine or later"
             )
         if resp.status_code == 429:
-            return RateLimitedError(
+            return errors.RateLimitedError(
                 f"OpenSERP hit a {error or 'rate limit'} at the search engine ({detail}); try again later"
             )
         return super().error_for(resp)
@@ -106,12 +101,12 @@ def _items(body: Any) -> list[dict[str, Any]]:
         if not isinstance(found, list):
             found = body.get("results")
         if not isinstance(found, list):
-            raise ParseError(
+            raise errors.ParseError(
                 "OpenSERP answered with an object that has neither 'results' nor 'organic_results'",
                 provider="openserp",
             )
     else:
-        raise ParseError(
+        raise errors.ParseError(
             "OpenSERP answered with JSON that is neither a list nor an object", provider="openserp"
         )
     items = json_objects(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from urllib.parse import parse_qs, urlsplit
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, retry_after_header
 
 __all__ = ["SearxngApi", "register"]
 
@@ -86,7 +86,7 @@ class SearxngApi:
 
     def error(self, call: Call, status: int, retry_after: float | None) -> Response:
         if status == 429:
-            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+            headers = retry_after_header(retry_after)
             return Response.text("<h1>Too Many Requests</h1>", 429, "text/html; charset=utf-8", headers)
         if status == 403:
             return Response.text(self._FORBIDDEN, 403, "text/html; charset=utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits
+from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, retry_after_header
 
 __all__ = ["SerperApi", "register"]
 
@@ -30,7 +30,7 @@ class SerperApi:
         self, call: Call, status: int, retry_after: float | None, message: str | None = None
     ) -> Response:
         text = message or self._MESSAGES.get(status, "Internal server error" if status >= 500 else "Error")
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.json({"message": text, "statusCode": status}, status, headers)
 
     def handle(self, call: Call) -> Response:

@@ -7,7 +7,16 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from hermes_nb.testing.fakes import Call, FakeRoutes, Response, hits, read_url, request_id, site_response
+from hermes_nb.testing.fakes import (
+    Call,
+    FakeRoutes,
+    Response,
+    hits,
+    read_url,
+    request_id,
+    retry_after_header,
+    site_response,
+)
 
 __all__ = ["register", "TavilyApi"]
 
@@ -36,7 +45,7 @@ class TavilyApi:
                          "window": "1h", "retry_after_seconds": wait,
                          "next_actions": ["Create a free API key at https://app.tavily.com"]}
             return Response.json({"error": rejection}, 429)  # the delay is only in the body
-        headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+        headers = retry_after_header(retry_after)
         return Response.json({"detail": {"error": text}}, status, headers)
 
     def handle(self, call: Call) -> Response:
