@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Progress", "is_interactive", "progress"]
+__all__ = ["Progress", "in_kernel", "is_interactive", "progress"]
 
 _FALSE = {"0", "false", "no", "off", ""}
 AUTO_DELAY_S = 2.0
@@ -30,6 +30,11 @@ def _in_kernel() -> bool:
         except Exception:
             shell = None
     return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def in_kernel() -> bool:
+    """True inside an IPython kernel (a notebook or console), where outputs can update in place."""
+    return _in_kernel()
 
 
 def _on_tty() -> bool:
