@@ -1,4 +1,4 @@
-"""Streamed batches: completion order, every item once, requeued rate limits, the async engine, the live view."""
+"""Streamed batches: completion order, each item once, rate-limited items requeued, async engine, live view."""
 
 from __future__ import annotations
 
@@ -191,8 +191,10 @@ def test_the_live_view_grows_then_saves_as_one_summary_line() -> None:
         updates.append(update)
 
     items = [f"query {i}" for i in range(200)]
-    view = BatchView(len(items), "search", enabled=True, items=items, columns=["query", "title"],
-                     rows=lambda qs, rs: [{"query": q, "title": f"<b>{r}</b>"} for q, r in zip(qs, rs, strict=True)],
+    def rows(queries: list[Any], results: list[Any]) -> list[dict[str, Any]]:
+        return [{"query": q, "title": f"<b>{r}</b>"} for q, r in zip(queries, results, strict=True)]
+
+    view = BatchView(len(items), "search", enabled=True, items=items, columns=["query", "title"], rows=rows,
                      publish=publish, clock=clock)  # fmt: skip
     sizes = []
     for i in range(200):
@@ -202,8 +204,9 @@ def test_the_live_view_grows_then_saves_as_one_summary_line() -> None:
         if outputs:
             sizes.append(len(next(iter(outputs.values()))["text/html"]))
     live = next(iter(outputs.values()))
-    assert "&lt;b&gt;r196&lt;/b&gt;" in live["text/html"] and "<table>" in live["text/html"]  # rows so far, escaped
-    assert "TIMEOUT 4" in live["text/plain"] and "197/200" in live["text/plain"] and "ETA" in live["text/plain"]
+    assert "&lt;b&gt;r196&lt;/b&gt;" in live["text/html"] and "<table>" in live["text/html"]  # rows, escaped
+    assert "TIMEOUT 4" in live["text/plain"] and "197/200" in live["text/plain"]
+    assert "ETA" in live["text/plain"]
     assert sizes[-1] > sizes[0]  # the table grew
     assert updates[0] is False and all(updates[1:]) and 30 <= len(updates) <= 45  # at most every 0.25 s
     view.close()
@@ -242,3 +245,11 @@ def test_a_batch_through_a_429_storm_loses_no_item_and_keeps_the_rate(hermetic: 
     assert state.throttled == len(arrivals) - len(queries) > 0 and state.backoffs >= 1
     busiest = max(sum(1 for t in arrivals if start <= t < start + 1.0) for start in arrivals)
     assert busiest <= rps + 3  # slots are 1/rps apart; a loaded machine may bunch a few arrivals
+
+
+def test_a_failing_display_never_fails_the_batch() -> None:
+    def publish(bundle: dict[str, str], display_id: str, update: bool) -> None:
+        raise RuntimeError("frontend went away")
+
+    make = lambda total: BatchView(total, "x", enabled=True, publish=publish)  # noqa: E731
+    assert batch.run_batch(lambda x: x, range(5), view=make) == list(range(5))

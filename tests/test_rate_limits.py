@@ -15,7 +15,15 @@ from hermes_nb import config
 from hermes_nb.errors import RateLimitedError
 from hermes_nb.net import rate_limits
 from hermes_nb.net.http_client import HttpClient, get_client
-from hermes_nb.net.rate_limits import DECREASE, MIN_RPS, RECOVERY, AdaptiveLimit, prepaid_slot, vendor_wait
+from hermes_nb.net.rate_limits import (
+    DECREASE,
+    DECREASE_EVERY_S,
+    MIN_RPS,
+    RECOVERY,
+    AdaptiveLimit,
+    prepaid_slot,
+    vendor_wait,
+)
 
 
 class Clock:
@@ -34,7 +42,8 @@ class Clock:
         self.sleep(seconds)
 
 
-def limiter(clock: Clock, *, configured: float | None = None, documented: float | None = None) -> AdaptiveLimit:
+def limiter(clock: Clock, *, configured: float | None = None, documented: float | None = None
+            ) -> AdaptiveLimit:  # fmt: skip
     return AdaptiveLimit("p", configured=lambda: configured, documented=documented, clock=clock,
                          wall_clock=lambda: 1_700_000_000.0)  # fmt: skip
 
@@ -86,12 +95,15 @@ def test_a_throttle_halves_the_rate_holds_for_retry_after_and_recovers_additivel
 def test_repeated_throttles_never_go_below_the_floor() -> None:
     clock = Clock()
     limit = limiter(clock, configured=1)
-    for _ in range(20):  # throttled again and again, with no time to recover in between
+    for _ in range(20):  # throttled every second
+        clock.now += DECREASE_EVERY_S
         _, slot = limit.reserve()
         limit.on_throttle(slot, None)
         assert limit.state().rate >= MIN_RPS
     state = limit.state()
-    assert state.rate == pytest.approx(MIN_RPS, rel=0.05) and state.backoffs == 20
+    assert state.rate < 0.5 and state.backoffs == 20
+    limit.on_throttle(slot, 3.0)  # a second throttle in the same round: the hold, not another decrease
+    assert limit.state().backoffs == 20 and limit.state().held_s == 3.0
 
 
 def test_without_a_ceiling_a_throttle_paces_until_twice_the_throttled_rate() -> None:

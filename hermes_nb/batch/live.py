@@ -12,6 +12,7 @@ forced) view waits ``AUTO_DELAY_S`` before it appears, so quick batches leave no
 from __future__ import annotations
 
 import html
+import logging
 import time
 import uuid
 from collections import Counter
@@ -21,6 +22,7 @@ from typing import Any
 from hermes_nb import progress as _progress
 from hermes_nb.batch.result import BatchError
 from hermes_nb.net import rate_limits
+from hermes_nb.redaction import redact
 
 __all__ = ["BatchView", "LIVE_ROWS", "REFRESH_S", "view_for"]
 
@@ -28,6 +30,10 @@ __all__ = ["BatchView", "LIVE_ROWS", "REFRESH_S", "view_for"]
 LIVE_ROWS = 8
 #: Seconds between two redraws of the live view.
 REFRESH_S = 0.25
+#: Characters of one cell of the live table.
+CELL_CHARS = 60
+
+log = logging.getLogger("hermes_nb.batch")
 
 Publish = Callable[[dict[str, str], str, bool], None]
 
@@ -39,6 +45,13 @@ def _ipython_publish(bundle: dict[str, str], display_id: str, update: bool) -> N
         update_display(bundle, raw=True, display_id=display_id)
     else:
         display(bundle, raw=True, display_id=display_id)
+
+
+def _short(value: Any) -> Any:
+    """A cell of the live table: long text cut to ``CELL_CHARS``."""
+    if isinstance(value, str) and len(value) > CELL_CHARS:
+        return value[: CELL_CHARS - 1] + "…"
+    return value
 
 
 def _seconds(value: float) -> str:
@@ -126,8 +139,17 @@ class BatchView:
             return
         if self._shown_at is not None and now - self._shown_at < REFRESH_S:
             return
-        self._publish(self._bundle(final=False), self._display_id, self._shown_at is not None)
+        self._show(self._bundle(final=False), self._shown_at is not None)
         self._shown_at = now
+
+    def _show(self, bundle: dict[str, str], update: bool) -> None:
+        if self._publish is None:
+            return
+        try:
+            self._publish(bundle, self._display_id, update)
+        except Exception as exc:  # the view is only a view: a failing display never fails the batch
+            log.warning("hermes_nb: the batch's live view stopped: %s", redact(str(exc)))
+            self._publish = None
 
     def close(self) -> None:
         """The batch ended: the live output becomes the summary line (nothing, if it never showed)."""
@@ -135,8 +157,8 @@ class BatchView:
             self._bar_cm.__exit__(None, None, None)
             self._bar = None
         if self._publish is not None and self._shown_at is not None:
-            self._publish(self._bundle(final=True), self._display_id, True)
-            self._publish = None
+            self._show(self._bundle(final=True), True)
+        self._publish = None
 
     # -- what is shown ---------------------------------------------------------------------------
     def summary(self) -> str:
@@ -170,10 +192,10 @@ class BatchView:
             except ImportError:
                 pass
             else:
-                frame = pd.DataFrame(rows, columns=columns)
-                return str(frame.to_html(max_colwidth=60, na_rep="", border=0))
+                short = [{c: _short(row.get(c)) for c in columns} for row in rows]
+                return str(pd.DataFrame(short, columns=columns).to_html(na_rep="", border=0, index=False))
         head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-        cells = ["".join(f"<td>{html.escape(str(row.get(c, '') or '')[:60])}</td>" for c in columns)
+        cells = ["".join(f"<td>{html.escape(str(_short(row.get(c)) or ''))}</td>" for c in columns)
                  for row in rows]  # fmt: skip
         body = "".join(f"<tr>{line}</tr>" for line in cells)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

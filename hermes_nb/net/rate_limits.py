@@ -9,8 +9,8 @@ vendor documents (``DOCUMENTED_RPS``); with none, requests start unpaced until a
 A throttled answer (HTTP 429, or a vendor error mapped to ``PROVIDER_RATE_LIMITED``) is a signal:
 
 * multiplicative decrease: the rate becomes ``DECREASE`` × the lower of the current rate and the
-  rate measured over the last second; answers to requests sent before that decrease are stale and
-  do not decrease it again;
+  rate measured over the last second, at most once per ``DECREASE_EVERY_S``; answers to requests
+  sent before that decrease are stale and do not decrease it again;
 * the wait the server asks for (``Retry-After``, ``retry-after-ms``, or the vendor's
   ``x-ratelimit-remaining: 0`` with its ``x-ratelimit-reset``) holds every new request of the
   provider until it has passed (capped at ``RETRY_AFTER_CAP``);
@@ -39,6 +39,7 @@ from hermes_nb._state import on_reset
 
 __all__ = [
     "DECREASE",
+    "DECREASE_EVERY_S",
     "DOCUMENTED_RPS",
     "MIN_RPS",
     "RECOVERY",
@@ -59,7 +60,9 @@ DOCUMENTED_RPS: dict[str, float] = {
     "keenable": 10.0,  # public endpoints: 10 per second per IP
 }
 #: The rate after a throttle: this share of the lower of the current and the measured rate.
-DECREASE = 0.5
+DECREASE = 0.7
+#: Throttles closer together than this count once (one decrease per round of answers).
+DECREASE_EVERY_S = 1.0
 #: Additive increase: this share of the ceiling (or the throttled rate) is added back each second.
 RECOVERY = 0.1
 #: The rate never falls below this (requests per second); holds still apply on top.
@@ -268,6 +271,10 @@ class AdaptiveLimit:
                 wait = vendor_wait(headers, now_wall=self.last_429)
             if started < self._decreased_at:
                 return  # sent before the last decrease: that decrease already answered it
+            if wait is not None:
+                self._hold_until = max(self._hold_until, now + min(wait, RETRY_AFTER_CAP))
+            if now - self._decreased_at < DECREASE_EVERY_S:
+                return  # the same round of answers: one decrease
             ceiling = self.ceiling()[0]
             current = self._rate(now, ceiling)
             measured = self._measured(now)
@@ -276,8 +283,6 @@ class AdaptiveLimit:
             self._base = max(MIN_RPS, DECREASE * base)
             self._decreased_at = now
             self.backoffs += 1
-            if wait is not None:
-                self._hold_until = max(self._hold_until, now + min(wait, RETRY_AFTER_CAP))
             self._next = max(self._next, now)
 
     def state(self) -> LimitState:
