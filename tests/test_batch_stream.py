@@ -1,4 +1,4 @@
-"""Streamed batches: completion order, each item once, rate-limited items requeued, async engine, live view."""
+"""Streamed batches: completion order, each item once, rate limits requeued, async engine, live view."""
 
 from __future__ import annotations
 
