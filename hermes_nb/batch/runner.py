@@ -187,16 +187,26 @@ def _stream(
 def run_batch(
     func: Callable[[Any], Any],
     items: Iterable[Any],
-    **options: Any,
+    *,
+    executor: Executor | None = None,
+    concurrency: int = 4,
+    progress: bool | None = None,
+    job: str | None = None,
+    desc: str = "batch",
+    encode: Callable[[Any], Any] = _default_encode,
+    decode: Callable[[Any], Any] | None = None,
+    rate: RateLimit | None = None,
+    view: Callable[[int], BatchView] | None = None,
 ) -> list[Any]:
     """``func(item)`` for every item, in input order; failures become ``BatchError`` rows.
 
-    Takes the options of ``stream_batch`` (``executor``, ``concurrency``, ``progress``, ``job``,
-    ``desc``, ``encode``, ``decode``, ``rate``, ``view``).
+    The options are ``stream_batch``'s; this collects its pairs into input order.
     """
     todo = list(items)
     results: list[Any] = [None] * len(todo)
-    for index, value in stream_batch(func, todo, **options):
+    pairs = stream_batch(func, todo, executor=executor, concurrency=concurrency, progress=progress, job=job,
+                         desc=desc, encode=encode, decode=decode, rate=rate, view=view)  # fmt: skip
+    for index, value in pairs:
         results[index] = value
     return results
 
