@@ -25,7 +25,7 @@ def private_listener() -> Iterator[tuple[str, list[str]]]:
     seen: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+        def do_GET(self) -> None:
             seen.append(self.path)
             self.send_response(200)
             self.end_headers()
