@@ -72,6 +72,11 @@ class Progress:
         if self._bar is not None:
             self._bar.update(n)
 
+    def note(self, text: str) -> None:
+        """Show ``text`` after the bar's counts (e.g. a rate limiter's state)."""
+        if self._bar is not None:
+            self._bar.set_postfix_str(text)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

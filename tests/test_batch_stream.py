@@ -253,3 +253,17 @@ def test_a_failing_display_never_fails_the_batch() -> None:
 
     make = lambda total: BatchView(total, "x", enabled=True, publish=publish)  # noqa: E731
     assert batch.run_batch(lambda x: x, range(5), view=make) == list(range(5))
+
+
+def test_the_terminal_bar_shows_the_limiter_once_it_acted(capsys: pytest.CaptureFixture[str]) -> None:
+    from hermes_nb.net import rate_limits
+
+    limit = rate_limits.limit_for("barred")
+    _, slot = limit.reserve()
+    limit.on_throttle(slot, None)
+    view = BatchView(2, "search", enabled=True, provider="barred")
+    view.item(0, 0)
+    view.tick()
+    view.item(1, 1)
+    view.close()
+    assert "barred" in capsys.readouterr().err and "1×429" in limit.state().summary()

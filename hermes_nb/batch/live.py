@@ -97,6 +97,7 @@ class BatchView:
         self._resumed = 0
         self._recent: list[tuple[int, Any]] = []
         self._shown_at: float | None = None
+        self._noted_at: float | None = None
         self._display_id = f"hermes-batch-{uuid.uuid4().hex[:12]}"
         live = publish is not None or (_progress.in_kernel() and (enabled or enabled is None))
         show = _progress.is_interactive() if enabled is None else bool(enabled)
@@ -132,9 +133,15 @@ class BatchView:
 
     def tick(self) -> None:
         """Redraw the live view when it is due (at most every ``REFRESH_S``)."""
+        now = self._clock()
+        if self._bar is not None and self._bar.visible and self._provider is not None:
+            if self._noted_at is None or now - self._noted_at >= REFRESH_S:
+                self._noted_at = now
+                state = rate_limits.limits().get(self._provider)
+                if state is not None and state.throttled:
+                    self._bar.note(state.summary())  # the terminal bar shows the limiter once it acted
         if self._publish is None:
             return
-        now = self._clock()
         if now - self._start < self._delay:
             return
         if self._shown_at is not None and now - self._shown_at < REFRESH_S:
