@@ -21,7 +21,7 @@ from hermes_nb.errors import (
     RateLimitedError,
     TimeoutError_,
 )
-from hermes_nb.net.rate_limits import take_prepaid
+from hermes_nb.net.rate_limits import take_prepaid, vendor_wait
 from hermes_nb.redaction import redact
 
 if TYPE_CHECKING:
@@ -102,6 +102,7 @@ class Call:
         self.error_map = error_map
         self.attempt = 0
         self.slot = self.start  # when the current attempt's start slot came (the adaptive limiter's)
+        self.throttled = False  # the last answer was a 429: its retry already waits the server's delay
 
     def remaining(self) -> float:
         return self.end - self.client._clock()
@@ -136,7 +137,7 @@ class Call:
         if slot is not None:
             self.slot = slot
             return wait
-        held, self.slot = limiter.reserve()
+        held, self.slot = limiter.reserve(hold=not self.throttled)
         if held >= self.remaining():
             limiter.give_back(self.slot)
             if bucket is not None:
@@ -182,7 +183,10 @@ class Call:
             retryable = mapped is None or mapped.retryable
             if retry_after is None:  # some vendors give the delay only in the body (Firecrawl)
                 retry_after = getattr(mapped, "retry_after", None)
-        if status == 429 and retryable and self.client._adaptive is not None:
+        self.throttled = status == 429 and retryable
+        if self.throttled and retry_after is None:  # Brave and OpenAI say it in x-ratelimit-* instead
+            retry_after = vendor_wait(resp.headers, now_wall=self.client._wall())
+        if self.throttled and self.client._adaptive is not None:
             self.client._adaptive.on_throttle(self.slot, retry_after, resp.headers)
         delay = self._retry_delay(retry_after) if retryable else None
         if delay is not None:

@@ -10,7 +10,8 @@ Retry policy (``retry=True``, the default):
   because a POST may already have started work on the server.
 
 Delays use exponential backoff with full jitter, or the server's ``retry-after-ms`` / ``Retry-After``
-(seconds or HTTP date) capped at ``RETRY_AFTER_CAP``; no retry is attempted when the delay would
+(seconds or HTTP date; on a 429 without them, the reset of an ``x-ratelimit-remaining: 0`` window)
+capped at ``RETRY_AFTER_CAP``; no retry is attempted when the delay would
 pass the call's deadline. Every request of a shared client (``get_client``) also takes a start slot
 from its provider's adaptive rate limiter (``hermes_nb.net.rate_limits``), which a 429 slows down
 for every caller in the process; a request the limiter would hold past the call's deadline fails

@@ -227,12 +227,16 @@ class AdaptiveLimit:
         return len(self._starts) / _WINDOW_S
 
     # -- slots --------------------------------------------------------------------------------
-    def reserve(self) -> tuple[float, float]:
-        """Take the next start slot: ``(seconds to wait, the slot's time)``."""
+    def reserve(self, *, hold: bool = True) -> tuple[float, float]:
+        """Take the next start slot: ``(seconds to wait, the slot's time)``.
+
+        ``hold=False``: the retry of the throttled request itself, which already waited the
+        server's delay; it is paced, but not held a second time.
+        """
         with self._lock:
             now = self._clock()
             rate = self._rate(now, self.ceiling()[0])
-            start = max(now, self._hold_until, self._next if rate is not None else now)
+            start = max(now, self._hold_until if hold else now, self._next if rate is not None else now)
             self._next = start + (1.0 / rate if rate is not None else 0.0)
             self._starts.append(start)
             self._measured(now)
