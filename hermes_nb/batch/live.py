@@ -134,12 +134,8 @@ class BatchView:
     def tick(self) -> None:
         """Redraw the live view when it is due (at most every ``REFRESH_S``)."""
         now = self._clock()
-        if self._bar is not None and self._bar.visible and self._provider is not None:
-            if self._noted_at is None or now - self._noted_at >= REFRESH_S:
-                self._noted_at = now
-                state = rate_limits.limits().get(self._provider)
-                if state is not None and state.throttled:
-                    self._bar.note(state.summary())  # the terminal bar shows the limiter once it acted
+        if self._bar is not None:
+            self._note_limiter(self._bar, now)
         if self._publish is None:
             return
         if now - self._start < self._delay:
@@ -148,6 +144,17 @@ class BatchView:
             return
         self._show(self._bundle(final=False), self._shown_at is not None)
         self._shown_at = now
+
+    def _note_limiter(self, bar: _progress.Progress, now: float) -> None:
+        """The terminal bar shows the provider's limiter once it has acted (at most every ``REFRESH_S``)."""
+        if not bar.visible or self._provider is None:
+            return
+        if self._noted_at is not None and now - self._noted_at < REFRESH_S:
+            return
+        self._noted_at = now
+        state = rate_limits.limits().get(self._provider)
+        if state is not None and state.throttled:
+            bar.note(state.summary())
 
     def _show(self, bundle: dict[str, str], update: bool) -> None:
         if self._publish is None:
