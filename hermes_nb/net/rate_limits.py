@@ -254,16 +254,12 @@ class AdaptiveLimit:
                 self._starts.remove(slot)
             self.requests -= 1
 
-    def ready_in(self) -> float:
-        """Seconds until a slot taken now would start (nothing is taken)."""
-        with self._lock:
-            now = self._clock()
-            rate = self._rate(now, self.ceiling()[0])
-            return max(0.0, self._hold_until - now, (self._next - now) if rate is not None else 0.0)
-
     # -- signals ------------------------------------------------------------------------------
-    def on_throttle(self, started: float, wait: float | None, headers: Mapping[str, str] = {}) -> None:
+    def on_throttle(
+        self, started: float, wait: float | None, headers: Mapping[str, str] | None = None
+    ) -> None:
         """A throttled answer to the request that started at ``started``; ``wait``: the server's delay."""
+        headers = headers or {}
         with self._lock:
             now = self._clock()
             self.throttled += 1
