@@ -267,3 +267,29 @@ def test_the_terminal_bar_shows_the_limiter_once_it_acted(capsys: pytest.Capture
     view.item(1, 1)
     view.close()
     assert "barred" in capsys.readouterr().err and "1×429" in limit.state().summary()
+
+
+def test_leaving_a_bridged_stream_early_stops_its_threads() -> None:
+    from hermes_nb.batch.tasks import bridge
+
+    calls: list[int] = []
+    go, third = threading.Event(), threading.Event()
+
+    def work(x: int) -> int:
+        calls.append(x)
+        if x >= 2:
+            third.set()
+        if x > 0:
+            assert go.wait(30)
+        return x
+
+    async def first() -> tuple[int, Any]:
+        pairs = bridge(batch.stream_batch(work, range(50), concurrency=1, progress=False))
+        async for pair in pairs:
+            await pairs.aclose()  # type: ignore[attr-defined]
+            return pair
+        raise AssertionError("nothing came")
+
+    assert asyncio.run(first()) == (0, 0)
+    go.set()
+    assert not third.wait(1.0) and len(calls) <= 2  # the item in flight (if any) ends; no other starts

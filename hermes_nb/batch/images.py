@@ -165,7 +165,11 @@ def aimagine_many(
         batch = BatchResult(values, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
         return batch.to_pandas() if as_frame else batch
 
+    sync = functools.partial(
+        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
+    )  # aimagine runs imagine in a thread anyway: the pooled-thread engine does that with less hand-over
     return AsyncBatch(
         one, todo, concurrency=bound, rate=rate, job=job, encode=_encode, decode=_decode, result=result,
         view=view_for("imagine", progress, todo, _rows, IMAGE_COLUMNS, as_frame, rate.provider),
+        sync_func=sync,
     )  # fmt: skip

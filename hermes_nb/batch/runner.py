@@ -59,7 +59,8 @@ def _item_key(item: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _default_encode(value: Any) -> Any:
+def default_encode(value: Any) -> Any:
+    """A finished item's value as stored for a job: dataclasses as dicts, anything else as it is."""
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     return value
@@ -84,7 +85,7 @@ class Plan:
 
     todo: list[Any]
     job: str | None = None
-    encode: Callable[[Any], Any] = _default_encode
+    encode: Callable[[Any], Any] = default_encode
     decode: Callable[[Any], Any] | None = None
     pending: list[int] = field(default_factory=list)
     resumed: list[tuple[int, Any]] = field(default_factory=list)
@@ -146,7 +147,7 @@ def stream_batch(
     progress: bool | None = None,
     job: str | None = None,
     desc: str = "batch",
-    encode: Callable[[Any], Any] = _default_encode,
+    encode: Callable[[Any], Any] = default_encode,
     decode: Callable[[Any], Any] | None = None,
     rate: RateLimit | None = None,
     view: Callable[[int], BatchView] | None = None,
@@ -193,7 +194,7 @@ def run_batch(
     progress: bool | None = None,
     job: str | None = None,
     desc: str = "batch",
-    encode: Callable[[Any], Any] = _default_encode,
+    encode: Callable[[Any], Any] = default_encode,
     decode: Callable[[Any], Any] | None = None,
     rate: RateLimit | None = None,
     view: Callable[[int], BatchView] | None = None,

@@ -7,25 +7,34 @@ awaits the SDK's async call, which awaits a provider's ``async def`` path and ru
 that has only a sync path on the pooled threads (``plugins.deadline``), under the same limits:
 ``batch.<name>.in_flight`` bounds the workers and every start takes its slot from the provider's
 adaptive rate limiter. Jobs, requeues of rate-limited items and ``BatchError`` rows work as in
-``batch.runner``. In a notebook, ``task = asyncio.ensure_future(hn.asearch_many(…))`` lets the
-cell return while the batch runs on the kernel's loop.
+``batch.runner``. When the provider has only a sync path, tasks would only hand each item to a
+pooled thread and back (slower, ``benchmarks/RESULTS.md``), so the twin passes
+``sync_func`` and the items run on the pooled-thread engine (``runner.stream_batch``), whose
+finished pairs are handed to the loop as they come. In a notebook,
+``task = asyncio.ensure_future(hn.asearch_many(…))`` lets the cell return while the batch runs on
+the kernel's loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
+import threading
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
 from typing import Any
 
 from hermes_nb.batch.limits import RateLimit
 from hermes_nb.batch.live import BatchView
 from hermes_nb.batch.result import BatchResult
-from hermes_nb.batch.runner import Plan, check_concurrency
+from hermes_nb.batch.runner import Plan, check_concurrency, default_encode, stream_batch
 from hermes_nb.net.rate_limits import prepaid_slot
+from hermes_nb.plugins.call_threads import run_in_thread
 
-__all__ = ["AsyncBatch", "astream_batch"]
+__all__ = ["AsyncBatch", "astream_batch", "bridge"]
+
+_END = object()
 
 
 async def _acall(func: Callable[[Any], Any], item: Any, provider: str | None, slot: float | None) -> Any:
@@ -117,6 +126,51 @@ async def astream_batch(
             shown.close()
 
 
+async def bridge(pairs: Iterator[tuple[int, Any]]) -> AsyncIterator[tuple[int, Any]]:
+    """The pairs of a thread-engine stream, taken in a pooled thread and yielded on this loop."""
+    loop = asyncio.get_running_loop()
+    arrived: asyncio.Queue[Any] = asyncio.Queue()
+    stop = threading.Event()
+
+    def hand(value: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(arrived.put_nowait, value)
+        except RuntimeError:  # the loop has closed: nobody is waiting any more
+            stop.set()
+
+    def pump() -> None:
+        end: Any = _END
+        try:
+            for pair in pairs:
+                hand(pair)
+                if stop.is_set():
+                    break
+        except BaseException as exc:  # handed to the awaiting side, whatever it is
+            end = exc
+        finally:
+            close = getattr(pairs, "close", None)
+            if close is not None:
+                close()  # an early stop ends the batch's threads
+        hand(end)
+
+    run_in_thread(_in_context(pump), "batch")
+    try:
+        while True:
+            got = await arrived.get()
+            if got is _END:
+                return
+            if isinstance(got, BaseException):
+                raise got
+            yield got
+    finally:
+        stop.set()
+
+
+def _in_context(func: Callable[[], None]) -> Callable[[], None]:
+    context = contextvars.copy_context()  # the caller's config overrides and emulator go along
+    return lambda: context.run(func)
+
+
 class AsyncBatch:
     """A batch on the running event loop: ``await`` it for the ``BatchResult``, or ``async for`` it.
 
@@ -132,11 +186,13 @@ class AsyncBatch:
         rate: RateLimit | None = None,
         view: Callable[[int], BatchView] | None = None,
         job: str | None = None,
-        encode: Callable[[Any], Any] | None = None,
+        encode: Callable[[Any], Any] = default_encode,
         decode: Callable[[Any], Any] | None = None,
         result: Callable[[list[Any]], Any] = BatchResult,
+        sync_func: Callable[[Any], Any] | None = None,
     ) -> None:
         self._func = func
+        self._sync_func = sync_func
         self._items = list(items)
         self._concurrency = check_concurrency(concurrency)
         self._rate = rate
@@ -147,15 +203,23 @@ class AsyncBatch:
         self._result = result
         self._started = False
 
-    def _plan(self) -> Plan:
+    def _claim(self) -> None:
         if self._started:
             raise RuntimeError("this batch has already run; call the *_many function again")
         self._started = True
-        if self._encode is None:
-            return Plan(self._items, self._job, decode=self._decode)
+
+    def _plan(self) -> Plan:
+        self._claim()
         return Plan(self._items, self._job, self._encode, self._decode)
 
     def __aiter__(self) -> AsyncIterator[tuple[int, Any]]:
+        if self._sync_func is not None:
+            self._claim()
+            pairs = stream_batch(
+                self._sync_func, self._items, concurrency=self._concurrency, rate=self._rate, view=self._view,
+                job=self._job, encode=self._encode, decode=self._decode,
+            )  # fmt: skip
+            return bridge(pairs)
         plan = self._plan()
         shown = self._view(len(plan.todo)) if self._view is not None else None
         return astream_batch(self._func, plan, concurrency=self._concurrency, rate=self._rate, shown=shown)

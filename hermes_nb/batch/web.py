@@ -18,6 +18,7 @@ iterator of ``(index, result)`` pairs in completion order instead. Their async t
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -85,6 +86,17 @@ def _limits(capability: str, backend: str | None, concurrency: int, mode: str) -
     except HermesError:
         name = None  # every item will report why; no limit to apply
     return limits_for(name, concurrency)
+
+
+def _has_async_path(capability: str, backend: str | None, mode: str) -> bool:
+    """Whether the provider that will answer has an ``async def`` path (else tasks only add hand-overs)."""
+    if mode == "replay":
+        return False
+    try:
+        provider = selection.resolve(capability, backend)
+    except HermesError:
+        return False  # every item will report why
+    return inspect.iscoroutinefunction(getattr(provider, capability, None))
 
 
 def _search_rows(queries: Sequence[str], results: list[Any]) -> list[dict[str, Any]]:
@@ -157,10 +169,14 @@ def asearch_many(
         batch = BatchResult(values, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
         return batch.to_pandas() if as_frame else batch
 
+    mode = call_mode(no_cache, refresh)
+    sync = None if _has_async_path("search", backend, mode) else functools.partial(
+        _search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh
+    )  # fmt: skip
     return AsyncBatch(
         one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=search_result_from_record,
         view=view_for("search", progress, todo, _search_rows, SEARCH_COLUMNS, as_frame, rate.provider),
-        result=result,
+        result=result, sync_func=sync,
     )  # fmt: skip
 
 
@@ -246,8 +262,12 @@ def aextract_many(
         batch = BatchResult(values, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
         return batch.to_pandas() if as_frame else batch
 
+    mode = call_mode(no_cache, refresh)
+    sync = None if _has_async_path("extract", backend, mode) else functools.partial(
+        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+    )  # fmt: skip
     return AsyncBatch(
         one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=extract_result_from_record,
         view=view_for("extract", progress, todo, _extract_rows, EXTRACT_COLUMNS, as_frame, rate.provider),
-        result=result,
+        result=result, sync_func=sync,
     )  # fmt: skip
