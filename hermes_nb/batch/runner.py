@@ -39,7 +39,7 @@ from hermes_nb.plugins.call_threads import run_in_thread
 from hermes_nb.redaction import redact
 from hermes_nb.store import get_store
 
-__all__ = ["REQUEUES", "BatchError", "Plan", "run_batch", "stream_batch"]
+__all__ = ["REQUEUES", "BatchError", "BatchStream", "Plan", "default_encode", "run_batch", "stream_batch"]
 
 #: How often the waiting thread collects finished items and redraws the view.
 _PROGRESS_EVERY_S = 0.1
@@ -151,7 +151,7 @@ def stream_batch(
     decode: Callable[[Any], Any] | None = None,
     rate: RateLimit | None = None,
     view: Callable[[int], BatchView] | None = None,
-) -> Iterator[tuple[int, Any]]:
+) -> BatchStream:
     """``(index, result)`` for every item as it finishes; failures are ``BatchError`` rows.
 
     ``job`` names a persisted job: finished items are stored (via ``encode``, JSON-safe) and not
@@ -162,21 +162,48 @@ def stream_batch(
     limit = check_concurrency(concurrency)
     plan = Plan(list(items), job, encode, decode)
     make = view or functools.partial(BatchView, desc=desc, enabled=progress)
-    return _stream(plan, func, executor, limit, rate, make)
+    return BatchStream(functools.partial(_stream, plan, func, executor, limit, rate, make))
+
+
+class BatchStream(Iterator[tuple[int, Any]]):
+    """The ``(index, result)`` pairs of a batch as its items finish.
+
+    ``close()`` (from the iterating thread) ends the batch; ``stop()`` may be called from any
+    thread: no further item starts, and the items in flight end.
+    """
+
+    def __init__(self, run: Callable[[threading.Event], Iterator[tuple[int, Any]]]) -> None:
+        self._halt = threading.Event()
+        self._pairs = run(self._halt)
+
+    def __iter__(self) -> BatchStream:
+        return self
+
+    def __next__(self) -> tuple[int, Any]:
+        return next(self._pairs)
+
+    def stop(self) -> None:
+        self._halt.set()
+
+    def close(self) -> None:
+        self._halt.set()
+        close = getattr(self._pairs, "close", None)
+        if close is not None:
+            close()
 
 
 def _stream(
     plan: Plan, func: Callable[[Any], Any], executor: Executor | None, limit: int, rate: RateLimit | None,
-    make: Callable[[int], BatchView],
+    make: Callable[[int], BatchView], halt: threading.Event,
 ) -> Iterator[tuple[int, Any]]:
     shown = make(len(plan.todo))
     try:
         shown.resumed(len(plan.resumed))
         yield from plan.resumed
         if executor is None:
-            finished = _on_own_threads(func, plan, limit, rate, shown)
+            finished = _on_own_threads(func, plan, limit, rate, shown, halt)
         else:
-            finished = _on_executor(executor, func, plan, limit, rate)
+            finished = _on_executor(executor, func, plan, limit, rate, halt)
         for index, value in finished:
             shown.item(index, value)
             shown.tick()
@@ -221,7 +248,8 @@ class _Workers:
 
 
 def _on_own_threads(
-    func: Callable[[Any], Any], plan: Plan, limit: int, rate: RateLimit | None, shown: BatchView
+    func: Callable[[Any], Any], plan: Plan, limit: int, rate: RateLimit | None, shown: BatchView,
+    stop: threading.Event,
 ) -> Iterator[tuple[int, Any]]:
     """``limit`` pooled threads each take the next item until none is left; this thread collects.
 
@@ -231,7 +259,6 @@ def _on_own_threads(
     """
     upcoming = deque(plan.pending)
     changed = threading.Condition()
-    stop = threading.Event()
     all_done = threading.Event()
     state = _Workers(running=min(limit, len(upcoming)))
     provider = rate.provider if rate is not None else None
@@ -298,7 +325,8 @@ def _on_own_threads(
 
 
 def _on_executor(
-    pool: Executor, func: Callable[[Any], Any], plan: Plan, limit: int, rate: RateLimit | None
+    pool: Executor, func: Callable[[Any], Any], plan: Plan, limit: int, rate: RateLimit | None,
+    stop: threading.Event,
 ) -> Iterator[tuple[int, Any]]:
     """At most ``limit`` items submitted to ``pool`` at a time (any executor: only ``submit`` is used)."""
     in_flight: dict[Future[Any], int] = {}
@@ -306,7 +334,7 @@ def _on_executor(
     upcoming = deque(plan.pending)
 
     def fill() -> None:
-        while len(in_flight) < limit and upcoming:
+        while len(in_flight) < limit and upcoming and not stop.is_set():
             index = upcoming.popleft()
             if rate is not None:
                 rate.acquire()

@@ -22,13 +22,13 @@ import contextvars
 import inspect
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable
 from typing import Any
 
 from hermes_nb.batch.limits import RateLimit
 from hermes_nb.batch.live import BatchView
 from hermes_nb.batch.result import BatchResult
-from hermes_nb.batch.runner import Plan, check_concurrency, default_encode, stream_batch
+from hermes_nb.batch.runner import BatchStream, Plan, check_concurrency, default_encode, stream_batch
 from hermes_nb.net.rate_limits import prepaid_slot
 from hermes_nb.plugins.call_threads import run_in_thread
 
@@ -126,7 +126,7 @@ async def astream_batch(
             shown.close()
 
 
-async def bridge(pairs: Iterator[tuple[int, Any]]) -> AsyncIterator[tuple[int, Any]]:
+async def bridge(pairs: BatchStream) -> AsyncIterator[tuple[int, Any]]:
     """The pairs of a thread-engine stream, taken in a pooled thread and yielded on this loop."""
     loop = asyncio.get_running_loop()
     arrived: asyncio.Queue[Any] = asyncio.Queue()
@@ -148,9 +148,7 @@ async def bridge(pairs: Iterator[tuple[int, Any]]) -> AsyncIterator[tuple[int, A
         except BaseException as exc:  # handed to the awaiting side, whatever it is
             end = exc
         finally:
-            close = getattr(pairs, "close", None)
-            if close is not None:
-                close()  # an early stop ends the batch's threads
+            pairs.close()
         hand(end)
 
     run_in_thread(_in_context(pump), "batch")
@@ -164,6 +162,7 @@ async def bridge(pairs: Iterator[tuple[int, Any]]) -> AsyncIterator[tuple[int, A
             yield got
     finally:
         stop.set()
+        pairs.stop()  # at once, from this thread: no further item starts
 
 
 def _in_context(func: Callable[[], None]) -> Callable[[], None]:
