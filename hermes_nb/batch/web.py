@@ -11,8 +11,8 @@ Both return a ``BatchResult`` (a list in input order with ``.ok``, ``.errors``, 
 take ``no_cache`` / ``refresh`` like the single calls, and honour the answering provider's
 ``batch.<provider>.rps`` / ``batch.<provider>.in_flight``. With ``stream=True`` they return an
 iterator of ``(index, result)`` pairs in completion order instead. Their async twins
-``asearch_many`` / ``aextract_many`` run the items as tasks on the running event loop
-(``batch.tasks.AsyncBatch``: ``await`` it, or ``async for`` it to stream).
+``asearch_many`` / ``aextract_many`` run on the running event loop (``batch.tasks.AsyncBatch``:
+``await`` it, or ``async for`` it to stream).
 """
 
 from __future__ import annotations
