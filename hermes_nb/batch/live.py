@@ -108,11 +108,6 @@ class BatchView:
             self._bar_cm = _progress.progress(total, desc, enabled=enabled)
             self._bar = self._bar_cm.__enter__()
 
-    @property
-    def live(self) -> bool:
-        """True when the view is a notebook output (not a terminal bar)."""
-        return self._publish is not None
-
     def resumed(self, count: int) -> None:
         """``count`` items were already finished by an earlier run of the job."""
         self._resumed += count
