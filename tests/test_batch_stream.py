@@ -293,3 +293,12 @@ def test_leaving_a_bridged_stream_early_stops_its_threads() -> None:
     assert asyncio.run(first()) == (0, 0)
     go.set()
     assert not third.wait(1.0) and len(calls) <= 2  # the item in flight (if any) ends; no other starts
+
+
+def test_an_alias_shares_the_providers_limiter(hermetic: Path) -> None:
+    with Emulator(seed=0) as emu, use_emulator(emu, ["brave"]):
+        config.set("batch.brave.rps", 1000)
+        result = hn.search_many(["a", "b"], backend="brave-free", no_cache=True, progress=False)
+        assert result.errors == []
+    assert list(hn.batch.limits()) == ["brave"]  # one limiter: the batch's slots were its requests'
+    assert hn.batch.limits()["brave"].requests == 2

@@ -30,6 +30,7 @@ from hermes_nb.batch.result import BatchError, BatchResult
 from hermes_nb.batch.runner import run_batch, stream_batch
 from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
+from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.web import selection
 from hermes_nb.web.caching import call_mode
 from hermes_nb.web.results import (
@@ -82,9 +83,10 @@ def _limits(capability: str, backend: str | None, concurrency: int, mode: str) -
     if mode == "replay":
         return RateLimit(None), concurrency
     try:
-        name = selection.configured_backend(capability, backend)[0] or selection.resolve(capability).name
+        # the provider's own name, an alias resolved: the one its HTTP client and limiter are keyed by
+        name: str | None = normalize_name(selection.resolve(capability, backend).name)
     except HermesError:
-        name = None  # every item will report why; no limit to apply
+        name = selection.configured_backend(capability, backend)[0]  # every item will report why
     return limits_for(name, concurrency)
 
 
