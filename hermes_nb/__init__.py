@@ -21,13 +21,17 @@ _EXPORTS: dict[str, str] = {
     "crawl": "hermes_nb.web:crawl",
     "acrawl": "hermes_nb.web:acrawl",
     "search_many": "hermes_nb.batch:search_many",
+    "asearch_many": "hermes_nb.batch:asearch_many",
     "extract_many": "hermes_nb.batch:extract_many",
+    "aextract_many": "hermes_nb.batch:aextract_many",
     "imagine": "hermes_nb.images:imagine",
     "aimagine": "hermes_nb.images:aimagine",
     "imagine_many": "hermes_nb.batch:imagine_many",
+    "aimagine_many": "hermes_nb.batch:aimagine_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     "providers": "hermes_nb.catalog:providers",
     # namespaces
+    "batch": "hermes_nb.batch",
     "config": "hermes_nb.config",
     "tools": "hermes_nb.tools",
     "hooks": "hermes_nb.plugins.hooks",
@@ -67,8 +71,12 @@ __all__ = [
     "WebSearchProvider",
     "acrawl",
     "aextract",
+    "aextract_many",
     "aimagine",
+    "aimagine_many",
     "asearch",
+    "asearch_many",
+    "batch",
     "cache",
     "config",
     "crawl",
@@ -91,8 +99,15 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import cache, config, errors, store, testing, tools
-    from hermes_nb.batch import extract_many, imagine_many, search_many
+    from hermes_nb import batch, cache, config, errors, store, testing, tools
+    from hermes_nb.batch import (
+        aextract_many,
+        aimagine_many,
+        asearch_many,
+        extract_many,
+        imagine_many,
+        search_many,
+    )
     from hermes_nb.catalog import providers
     from hermes_nb.errors import HermesError
     from hermes_nb.images import aimagine, imagine

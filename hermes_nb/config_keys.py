@@ -63,7 +63,11 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "cache.ttl": (86400.0, "Seconds a cached search stays fresh in read_write mode."),
     "cache.replay_file": (None, "Cassette to replay (like HERMES_NB_REPLAY): no network, a miss is CACHE_MISS."),
     "cache.replay_strict": (False, "Replay matches backend, limit and every parameter exactly."),
-    "batch.<name>.rps": (None, "Batch calls answered by this provider start at most this many per second."),
+    "batch.<name>.rps": (
+        None,
+        "Batch calls answered by this provider start at most this many per second; also the ceiling of "
+        "the provider's adaptive rate limiter, shared by every call in the process.",
+    ),
     "batch.<name>.in_flight": (None, "Batch calls answered by this provider in flight at once (caps concurrency)."),
     "display.max_results": (10, "Search results shown inline before 'more'."),
     "display.thumbnail_px": (256, "Longest edge of embedded image thumbnails."),

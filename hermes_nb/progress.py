@@ -19,7 +19,7 @@ from typing import Any
 
 from hermes_nb.extras import FeatureNotInstalledError, require
 
-__all__ = ["Progress", "is_interactive", "progress"]
+__all__ = ["Progress", "in_kernel", "is_interactive", "progress"]
 
 _FALSE = {"0", "false", "no", "off", ""}
 AUTO_DELAY_S = 2.0
@@ -38,6 +38,11 @@ def _in_kernel() -> bool:
         except Exception:
             shell = None
     return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def in_kernel() -> bool:
+    """True inside an IPython kernel (a notebook or console), where outputs can update in place."""
+    return _in_kernel()
 
 
 def _on_tty() -> bool:
@@ -74,6 +79,11 @@ class Progress:
         self.done += n
         if self._bar is not None:
             self._bar.update(n)
+
+    def note(self, text: str) -> None:
+        """Show ``text`` after the bar's counts (e.g. a rate limiter's state)."""
+        if self._bar is not None:
+            self._bar.set_postfix_str(text)
 
     def close(self) -> None:
         if self._bar is not None:

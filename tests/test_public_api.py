@@ -12,6 +12,7 @@ EXPECTED = {
     "search", "asearch", "extract", "aextract", "crawl", "acrawl",
     "search_many", "extract_many",
     "imagine", "aimagine", "imagine_many",
+    "asearch_many", "aextract_many", "aimagine_many", "batch",
     "load_plugins", "providers",
     "config", "tools", "hooks", "errors", "testing", "store", "cache", "index",
     "SearchResult", "SearchHit", "ExtractResult", "CrawlResult", "Page",

@@ -8,19 +8,21 @@ from collections.abc import Iterable
 from typing import Any
 
 from hermes_nb.batch.limits import RateLimit, limits_for
+from hermes_nb.batch.live import view_for
 from hermes_nb.batch.result import BatchResult
-from hermes_nb.batch.runner import run_batch
+from hermes_nb.batch.runner import run_batch, stream_batch
+from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
 from hermes_nb.images.caching import estimate_batch
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
-from hermes_nb.images.sdk import imagine
+from hermes_nb.images.sdk import aimagine, imagine
 from hermes_nb.images.selection import resolve_image_provider
 from hermes_nb.plugins.image_provider import resolve_aspect_ratio
 from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store import ledger
 from hermes_nb.store.replay import Mode, call_mode
 
-__all__ = ["imagine_many", "IMAGE_COLUMNS"]
+__all__ = ["imagine_many", "aimagine_many", "IMAGE_COLUMNS"]
 
 
 def _encode(value: Any) -> Any:
@@ -72,6 +74,20 @@ IMAGE_COLUMNS = [
 ]  # fmt: skip
 
 
+def _check_budget(
+    todo: list[Any], aspect_ratio: str, model: str | None, backend: str | None, n: int, seed: int | None,
+    options: dict[str, Any], all_fresh: bool,
+) -> None:
+    if ledger.budget() is None:
+        return
+    fresh, usd = estimate_batch(
+        todo, backend=backend, model=model, aspect=resolve_aspect_ratio(aspect_ratio), n=n, seed=seed,
+        options=options, all_fresh=all_fresh,
+    )  # fmt: skip
+    unknown = ", price unknown" if usd is None else ""
+    ledger.check_budget(usd or 0.0, f"imagine_many ({fresh} new image(s){unknown})")
+
+
 def imagine_many(
     prompts: Iterable[str],
     aspect_ratio: str = "landscape",
@@ -88,6 +104,7 @@ def imagine_many(
     new: bool = False,
     no_cache: bool = False,
     refresh: bool = False,
+    stream: bool = False,
     **options: Any,
 ) -> Any:
     """``imagine`` for each prompt with bounded concurrency: a ``BatchResult`` in input order.
@@ -95,27 +112,65 @@ def imagine_many(
     A failed prompt is a ``hermes_nb.batch.BatchError`` row; ``batch.<provider>.rps`` and
     ``batch.<provider>.in_flight`` apply. ``executor`` takes any
     ``concurrent.futures.Executor`` (a Dask client's too); ``job`` persists finished prompts so an
-    interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image.
+    interrupted batch resumes; ``as_frame=True`` returns a pandas DataFrame, one row per image;
+    ``stream=True`` an iterator of ``(index, result)`` in completion order.
     Prompts already generated are served from the store (``new=True`` generates again). With
     ``image_gen.budget_usd`` set, the batch's cost is estimated first and the batch refused,
     before any request, when it would pass the budget.
     """
     todo = list(prompts)
-    if ledger.budget() is not None:
-        fresh, usd = estimate_batch(
-            todo, backend=backend, model=model, aspect=resolve_aspect_ratio(aspect_ratio), n=n, seed=seed,
-            options=options, all_fresh=new or refresh or no_cache,
-        )  # fmt: skip
-        unknown = ", price unknown" if usd is None else ""
-        ledger.check_budget(usd or 0.0, f"imagine_many ({fresh} new image(s){unknown})")
+    _check_budget(todo, aspect_ratio, model, backend, n, seed, options, new or refresh or no_cache)
     flags: dict[str, Any] = {"new": new, "no_cache": no_cache, "refresh": refresh}
     one = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )
     rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new or refresh))
-    results = run_batch(
-        one, todo, executor=executor, concurrency=bound, progress=progress, job=job,
-        desc="imagine", encode=_encode, decode=_decode, rate=rate,
-    )  # fmt: skip
-    batch = BatchResult(results, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
+    view = view_for("imagine", progress, todo, _rows, IMAGE_COLUMNS, as_frame, rate.provider)
+    run: dict[str, Any] = {
+        "executor": executor, "concurrency": bound, "job": job, "encode": _encode, "decode": _decode,
+        "rate": rate, "view": view,
+    }  # fmt: skip
+    if stream:
+        return stream_batch(one, todo, **run)
+    batch = BatchResult(run_batch(one, todo, **run), items=todo, rows=_rows, columns=IMAGE_COLUMNS)
     return batch.to_pandas() if as_frame else batch
+
+
+def aimagine_many(
+    prompts: Iterable[str],
+    aspect_ratio: str = "landscape",
+    *,
+    model: str | None = None,
+    backend: str | None = None,
+    n: int = 1,
+    seed: int | None = None,
+    concurrency: int = 4,
+    progress: bool | None = None,
+    as_frame: bool = False,
+    job: str | None = None,
+    new: bool = False,
+    no_cache: bool = False,
+    refresh: bool = False,
+    **options: Any,
+) -> AsyncBatch:
+    """Async twin of ``imagine_many``: ``await`` it for the result, or ``async for index, result in …``."""
+    todo = list(prompts)
+    _check_budget(todo, aspect_ratio, model, backend, n, seed, options, new or refresh or no_cache)
+    flags: dict[str, Any] = {"new": new, "no_cache": no_cache, "refresh": refresh}
+    one = functools.partial(
+        aimagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
+    )
+    rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new or refresh))
+
+    def result(values: list[Any]) -> Any:
+        batch = BatchResult(values, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
+        return batch.to_pandas() if as_frame else batch
+
+    sync = functools.partial(
+        imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
+    )  # aimagine runs imagine in a thread anyway: the pooled-thread engine does that with less hand-over
+    return AsyncBatch(
+        one, todo, concurrency=bound, rate=rate, job=job, encode=_encode, decode=_decode, result=result,
+        view=view_for("imagine", progress, todo, _rows, IMAGE_COLUMNS, as_frame, rate.provider),
+        sync_func=sync,
+    )  # fmt: skip

@@ -1,14 +1,31 @@
-"""``BatchResult``: a batch's answers in input order (a list) with ``.ok``, ``.errors``, ``.to_pandas()``."""
+"""A batch's answers: ``BatchResult`` (a list in input order with ``.ok``, ``.errors``, ``.to_pandas()``)
+and ``BatchError``, the row of an item that failed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from hermes_nb.batch.runner import BatchError
 from hermes_nb.extras import require
 
-__all__ = ["BatchResult"]
+__all__ = ["BatchError", "BatchResult"]
+
+
+@dataclass
+class BatchError:
+    """The row of an item that failed: its position, the item, and the error code and message."""
+
+    index: int
+    item: Any
+    code: str
+    message: str
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"BatchError(index={self.index}, item={self.item!r}, code={self.code!r})"
 
 
 class BatchResult(list[Any]):

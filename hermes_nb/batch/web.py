@@ -9,21 +9,28 @@ DataFrame columns (``as_frame=True``):
 
 Both return a ``BatchResult`` (a list in input order with ``.ok``, ``.errors``, ``.to_pandas()``),
 take ``no_cache`` / ``refresh`` like the single calls, and honour the answering provider's
-``batch.<provider>.rps`` / ``batch.<provider>.in_flight``.
+``batch.<provider>.rps`` / ``batch.<provider>.in_flight``. With ``stream=True`` they return an
+iterator of ``(index, result)`` pairs in completion order instead. Their async twins
+``asearch_many`` / ``aextract_many`` run on the running event loop (``batch.tasks.AsyncBatch``:
+``await`` it, or ``async for`` it to stream).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
 from hermes_nb import web
 from hermes_nb.batch.limits import RateLimit, limits_for
-from hermes_nb.batch.result import BatchResult
-from hermes_nb.batch.runner import BatchError, run_batch
+from hermes_nb.batch.live import view_for
+from hermes_nb.batch.result import BatchError, BatchResult
+from hermes_nb.batch.runner import run_batch, stream_batch
+from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
+from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store.replay import Mode, call_mode
 from hermes_nb.web import selection
 from hermes_nb.web.results import (
@@ -34,7 +41,9 @@ from hermes_nb.web.results import (
     to_record,
 )
 
-__all__ = ["search_many", "extract_many", "SEARCH_COLUMNS", "EXTRACT_COLUMNS"]
+__all__ = [
+    "search_many", "asearch_many", "extract_many", "aextract_many", "SEARCH_COLUMNS", "EXTRACT_COLUMNS",
+]  # fmt: skip
 
 SEARCH_COLUMNS = [
     "query", "position", "title", "url", "domain", "description", "provider", "cached", "error_code", "error",
@@ -57,15 +66,39 @@ def _extract_one(
     return web.extract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
 
 
+async def _asearch_one(
+    query: str, *, limit: int, backend: str | None, no_cache: bool, refresh: bool
+) -> SearchResult:
+    return await web.asearch(query, limit, backend=backend, no_cache=no_cache, refresh=refresh)
+
+
+async def _aextract_one(
+    url: str, *, backend: str | None, max_chars: int | None, no_cache: bool, refresh: bool
+) -> ExtractResult:
+    return await web.aextract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
+
+
 def _limits(capability: str, backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
     """The rate limit and concurrency of the provider that will answer (none while replaying)."""
     if not mode.calls:
         return RateLimit(None), concurrency
     try:
-        name = selection.configured_backend(capability, backend)[0] or selection.resolve(capability).name
+        # the provider's own name, an alias resolved: the one its HTTP client and limiter are keyed by
+        name: str | None = normalize_name(selection.resolve(capability, backend).name)
     except HermesError:
-        name = None  # every item will report why; no limit to apply
+        name = selection.configured_backend(capability, backend)[0]  # every item will report why
     return limits_for(name, concurrency)
+
+
+def _has_async_path(capability: str, backend: str | None, mode: Mode) -> bool:
+    """Whether the provider that will answer has an ``async def`` path (else tasks only add hand-overs)."""
+    if not mode.calls:
+        return False
+    try:
+        provider = selection.resolve(capability, backend)
+    except HermesError:
+        return False  # every item will report why
+    return inspect.iscoroutinefunction(getattr(provider, capability, None))
 
 
 def _search_rows(queries: Sequence[str], results: list[Any]) -> list[dict[str, Any]]:
@@ -96,24 +129,57 @@ def search_many(
     job: str | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    stream: bool = False,
 ) -> Any:
-    """``hn.search`` for each query: a ``BatchResult`` of ``SearchResult``/``BatchError``, or a DataFrame."""
+    """``hn.search`` for each query: a ``BatchResult`` of ``SearchResult``/``BatchError``, or a DataFrame.
+
+    ``stream=True``: an iterator of ``(index, result)`` in completion order, every query once.
+    """
     todo = list(queries)
     rate, bound = _limits("search", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
-    results = run_batch(
-        functools.partial(_search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh),
-        todo,
-        executor=executor,
-        concurrency=bound,
-        rate=rate,
-        progress=progress,
-        job=job,
-        desc="search",
-        encode=to_record,
-        decode=search_result_from_record,
-    )
-    batch = BatchResult(results, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
+    one = functools.partial(_search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh)
+    options: dict[str, Any] = {
+        "executor": executor, "concurrency": bound, "rate": rate, "job": job,
+        "encode": to_record, "decode": search_result_from_record,
+        "view": view_for("search", progress, todo, _search_rows, SEARCH_COLUMNS, as_frame, rate.provider),
+    }  # fmt: skip
+    if stream:
+        return stream_batch(one, todo, **options)
+    values = run_batch(one, todo, **options)
+    batch = BatchResult(values, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
     return batch.to_pandas() if as_frame else batch
+
+
+def asearch_many(
+    queries: Iterable[str],
+    limit: int = 5,
+    *,
+    backend: str | None = None,
+    concurrency: int = 4,
+    progress: bool | None = None,
+    as_frame: bool = False,
+    job: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
+) -> AsyncBatch:
+    """Async twin of ``search_many``: ``await`` it for the result, or ``async for index, result in …``."""
+    todo = list(queries)
+    rate, bound = _limits("search", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
+    one = functools.partial(_asearch_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh)
+
+    def result(values: list[Any]) -> Any:
+        batch = BatchResult(values, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
+        return batch.to_pandas() if as_frame else batch
+
+    mode = call_mode(no_cache=no_cache, refresh=refresh)
+    sync = None if _has_async_path("search", backend, mode) else functools.partial(
+        _search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh
+    )  # fmt: skip
+    return AsyncBatch(
+        one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=search_result_from_record,
+        view=view_for("search", progress, todo, _search_rows, SEARCH_COLUMNS, as_frame, rate.provider),
+        result=result, sync_func=sync,
+    )  # fmt: skip
 
 
 def _extract_rows(urls: Sequence[str], results: list[Any]) -> list[dict[str, Any]]:
@@ -152,24 +218,58 @@ def extract_many(
     job: str | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    stream: bool = False,
 ) -> Any:
-    """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame."""
+    """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame.
+
+    ``stream=True``: an iterator of ``(index, result)`` in completion order, every URL once.
+    """
     todo = list(urls)
     rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
     one = functools.partial(
         _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
     )
-    results = run_batch(
-        one,
-        todo,
-        executor=executor,
-        concurrency=bound,
-        rate=rate,
-        progress=progress,
-        job=job,
-        desc="extract",
-        encode=to_record,
-        decode=extract_result_from_record,
-    )
-    batch = BatchResult(results, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
+    options: dict[str, Any] = {
+        "executor": executor, "concurrency": bound, "rate": rate, "job": job,
+        "encode": to_record, "decode": extract_result_from_record,
+        "view": view_for("extract", progress, todo, _extract_rows, EXTRACT_COLUMNS, as_frame, rate.provider),
+    }  # fmt: skip
+    if stream:
+        return stream_batch(one, todo, **options)
+    values = run_batch(one, todo, **options)
+    batch = BatchResult(values, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
     return batch.to_pandas() if as_frame else batch
+
+
+def aextract_many(
+    urls: Iterable[str],
+    *,
+    backend: str | None = None,
+    max_chars: int | None = None,
+    concurrency: int = 4,
+    progress: bool | None = None,
+    as_frame: bool = False,
+    job: str | None = None,
+    no_cache: bool = False,
+    refresh: bool = False,
+) -> AsyncBatch:
+    """Async twin of ``extract_many``: ``await`` it for the result, or ``async for index, result in …``."""
+    todo = list(urls)
+    rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
+    one = functools.partial(
+        _aextract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+    )
+
+    def result(values: list[Any]) -> Any:
+        batch = BatchResult(values, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
+        return batch.to_pandas() if as_frame else batch
+
+    mode = call_mode(no_cache=no_cache, refresh=refresh)
+    sync = None if _has_async_path("extract", backend, mode) else functools.partial(
+        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+    )  # fmt: skip
+    return AsyncBatch(
+        one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=extract_result_from_record,
+        view=view_for("extract", progress, todo, _extract_rows, EXTRACT_COLUMNS, as_frame, rate.provider),
+        result=result, sync_func=sync,
+    )  # fmt: skip

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from hermes_nb.errors import HermesError, InvalidInputError, NetworkError, ParseError, TimeoutError_
+from hermes_nb.errors import (
+    HermesError,
+    InvalidInputError,
+    NetworkError,
+    ParseError,
+    RateLimitedError,
+    TimeoutError_,
+)
+from hermes_nb.net.rate_limits import take_prepaid, vendor_wait
 from hermes_nb.redaction import redact
 
 if TYPE_CHECKING:
@@ -93,6 +101,8 @@ class Call:
         self.only_unsent = retry == RETRY_UNSENT
         self.error_map = error_map
         self.attempt = 0
+        self.slot = self.start  # when the current attempt's start slot came (the adaptive limiter's)
+        self.throttled = False  # the last answer was a 429: its retry already waits the server's delay
 
     def remaining(self) -> float:
         return self.end - self.client._clock()
@@ -112,14 +122,33 @@ class Call:
         return max(0.001, min(self.timeout, left))
 
     def rate_wait(self) -> float:
+        """Seconds to wait before this attempt: the static bucket's and the adaptive limiter's slot."""
+        wait = 0.0
         bucket = self.client._bucket
-        if bucket is None:
-            return 0.0
-        wait = bucket.reserve()
-        if wait >= self.remaining():
-            bucket.give_back()
-            raise self.deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
-        return wait
+        if bucket is not None:
+            wait = bucket.reserve()
+            if wait >= self.remaining():
+                bucket.give_back()
+                raise self.deadline_error(f"was held by the rate limit ({bucket.rate:g}/s)")
+        limiter = self.client._adaptive
+        if limiter is None:
+            return wait
+        slot = take_prepaid(self.client.provider) if self.attempt == 0 else None
+        if slot is not None:
+            self.slot = slot
+            return wait
+        held, self.slot = limiter.reserve(hold=not self.throttled)
+        if held >= self.remaining():
+            limiter.give_back(self.slot)
+            if bucket is not None:
+                bucket.give_back()
+            raise RateLimitedError(
+                f"{self.client.provider}: {self.method} {safe_url(self.url)} was held by the provider's "
+                f"adaptive rate limit ({limiter.state().summary()}) past the call's deadline; try again "
+                "later, or lower the batch's concurrency",
+                provider=self.client.provider, retry_after=held,
+            )
+        return max(wait, held)
 
     def _retry_delay(self, retry_after: float | None) -> float | None:
         """Seconds before the next attempt, or None when no retry is left or time would run out."""
@@ -154,6 +183,11 @@ class Call:
             retryable = mapped is None or mapped.retryable
             if retry_after is None:  # some vendors give the delay only in the body (Firecrawl)
                 retry_after = getattr(mapped, "retry_after", None)
+        self.throttled = status == 429 and retryable
+        if self.throttled and retry_after is None:  # Brave and OpenAI say it in x-ratelimit-* instead
+            retry_after = vendor_wait(resp.headers, now_wall=self.client._wall())
+        if self.throttled and self.client._adaptive is not None:
+            self.client._adaptive.on_throttle(self.slot, retry_after, resp.headers)
         delay = self._retry_delay(retry_after) if retryable else None
         if delay is not None:
             log.info(redact(f"{self.client.provider}: HTTP {status} from {safe_url(self.url)}; "

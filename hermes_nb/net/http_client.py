@@ -10,8 +10,12 @@ Retry policy (``retry=True``, the default):
   because a POST may already have started work on the server.
 
 Delays use exponential backoff with full jitter, or the server's ``retry-after-ms`` / ``Retry-After``
-(seconds or HTTP date) capped at ``RETRY_AFTER_CAP``; no retry is attempted when the delay would
-pass the call's deadline. Provider endpoints are trusted: this client applies no SSRF guard
+(seconds or HTTP date; on a 429 without them, the reset of an ``x-ratelimit-remaining: 0`` window)
+capped at ``RETRY_AFTER_CAP``; no retry is attempted when the delay would
+pass the call's deadline. Every request of a shared client (``get_client``) also takes a start slot
+from its provider's adaptive rate limiter (``hermes_nb.net.rate_limits``), which a 429 slows down
+for every caller in the process; a request the limiter would hold past the call's deadline fails
+with ``PROVIDER_RATE_LIMITED``. Provider endpoints are trusted: this client applies no SSRF guard
 (``hermes_nb.net.fetch`` does, for user-supplied URLs).
 """
 
@@ -44,6 +48,7 @@ from hermes_nb.net._retry import (
     safe_url,
 )
 from hermes_nb.net._transports import as_async_transport, as_sync_transport, decoded_headers
+from hermes_nb.net.rate_limits import AdaptiveLimit, limit_for
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
@@ -108,8 +113,11 @@ class HttpClient:
         asleep: Callable[[float], Awaitable[None]] | None = None,
         wall_clock: Callable[[], float] | None = None,
         rng: random.Random | None = None,
+        adaptive: AdaptiveLimit | None = None,
     ) -> None:
         self.provider = provider
+        #: The provider's adaptive rate limiter (``get_client`` passes the process's shared one).
+        self._adaptive = adaptive
         self.timeout = timeout
         self.deadline = deadline
         self.max_retries = max_retries
@@ -364,7 +372,7 @@ def get_client(provider: str, *, timeout: float | None = None, max_retries: int 
     with _lock:
         client = _clients.get(provider)
         if client is None:
-            client = _clients[provider] = HttpClient(provider)
+            client = _clients[provider] = HttpClient(provider, adaptive=limit_for(provider))
     client.configure(timeout=timeout, max_retries=max_retries, rate_limit_per_s=rate_limit_per_s,
                      max_concurrency=max_concurrency)
     return client

@@ -42,11 +42,17 @@ class Fault:
     kind: str
     remaining: int | None
     opts: dict[str, Any] = field(default_factory=dict)
+    draws: random.Random = field(default_factory=lambda: random.Random(0), repr=False)
 
     def matches(self, path: str, provider: str) -> bool:
         if self.target.startswith("/"):
             return path.startswith(self.target)
         return self.target == provider
+
+    def fires(self) -> bool:
+        """With ``fraction=`` only that share of the matching requests fail (seeded: repeatable)."""
+        share = self.opts.get("fraction")
+        return share is None or self.draws.random() < float(share)
 
 
 class Emulator:
@@ -172,7 +178,8 @@ class Emulator:
         then the connection closes), "reset" (TCP reset, no answer), "malformed_json",
         "slow_body" (the body dripped over ``seconds``), "auth" (the vendor's bad-key answer),
         "empty" (success without results). ``headers=`` adds response headers. ``times=None``
-        keeps failing until ``clear_faults()``.
+        keeps failing until ``clear_faults()``. ``fraction=0.3`` fails only that share of the
+        matching requests (drawn from the emulator's seed), e.g. a 429 storm.
         """
         kind = str(kind)
         if not (kind.isdigit() and len(kind) == 3) and kind not in FAULT_KINDS:
@@ -185,7 +192,7 @@ class Emulator:
             )
         if times is not None and times < 1:
             raise InvalidInputError("times must be >= 1, or None for 'until cleared'")
-        fault = Fault(target, kind, times, opts)
+        fault = Fault(target, kind, times, opts, random.Random(self.seed))
         with self._lock:
             self._faults.append(fault)
         return fault
@@ -197,7 +204,7 @@ class Emulator:
     def _take_fault(self, path: str, provider: str) -> Fault | None:
         with self._lock:
             for fault in self._faults:
-                if fault.matches(path, provider):
+                if fault.matches(path, provider) and fault.fires():
                     if fault.remaining is not None:
                         fault.remaining -= 1
                         if fault.remaining <= 0:
@@ -287,6 +294,7 @@ class _Handler(BaseHTTPRequestHandler):
             body=body,
             json=parsed,
             provider=provider,
+            at=emu.clock(),
         )
         emu._record(request)
         if emu.latency > 0 and emu.wait(emu.latency):

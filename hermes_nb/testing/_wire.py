@@ -21,6 +21,7 @@ class RecordedRequest:
     body: bytes
     json: Any
     provider: str
+    at: float = 0.0  # when it arrived (the emulator's clock)
 
     def param(self, name: str, default: str | None = None) -> str | None:
         """The first value of query parameter ``name``."""
