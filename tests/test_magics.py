@@ -292,11 +292,23 @@ class KeyedButUnset(FakeWeb):
         return {"name": "Keyed", "env_vars": [{"key": "KEYED_API_KEY"}]}
 
 
+class SelfHostedUnset(FakeWeb):
+    name = "searxng"
+    tier = "self_hosted"
+
+    def is_available(self) -> bool:
+        return False
+
+
 def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_nb as hn
+    from hermes_nb.errors import NetworkError
+
     monkeypatch.setattr(web_providers, "loader", None)
     web_providers.clear()
     web_providers.register(OfflineKeyless())
     web_providers.register(KeyedButUnset())
+    web_providers.register(SelfHostedUnset())
     config.unset("web.search_backend")
     lines = []
     for _ in range(2):
@@ -304,10 +316,14 @@ def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch:
             ip.run_line_magic("web_search", "anything")
         lines.append(str(info.value))
     assert lines[0] == lines[1]  # the same words every run, so saved notebooks do not change
-    assert "DNSError" not in lines[0]
+    assert "DNSError" not in lines[0] and "Full detail" not in lines[0]
     text = " ".join(lines[0].split())  # wrapped between words for JupyterLab's error box
     for way in ("KEYED_API_KEY", "hn.config.set_key", "use_emulator", "web.searxng.base_url"):
         assert way in text
+    with pytest.raises(NetworkError) as sdk:  # the Python API says the same
+        hn.search("anything")
+    assert text == f"{sdk.value.code}: {sdk.value.message}"
+    assert [a.code for a in sdk.value.details["attempts"]] == ["PROVIDER_UNAVAILABLE"]
 
 
 def test_a_keyed_failure_keeps_its_own_message(ip: InteractiveShell) -> None:

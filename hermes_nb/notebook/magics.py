@@ -58,12 +58,6 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
             except HermesError as exc:
                 if not self.short_errors:
                     raise
-                if capability in ("search", "extract", "crawl"):
-                    from hermes_nb.notebook.offline_hint import offline_line  # lazy: keeps %load_ext fast
-
-                    line = offline_line(exc, capability)
-                    if line is not None:
-                        raise UsageError(_wrapped(line)) from None
                 message = f"{exc.code}: {exc.message}"
                 hint = _HINTS.get(capability or "")
                 if (
