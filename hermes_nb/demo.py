@@ -2,7 +2,8 @@
 
 Offline by default: the notebook's first cell starts the local provider emulator, so the demo needs
 no network and no keys, and the report says so. ``--live`` replaces that cell with a live setup
-that uses the real keyless provider (ddgs) and skips the cells that need the emulator.
+that uses the real keyless providers (auto selection, no keys: the same ring and the same
+errors as a fresh notebook) and skips the cells that need the emulator.
 
 The notebook is ``notebooks/01_quickstart.ipynb`` in a source checkout, else the copy shipped in
 the package (``hermes_nb/_demo/quickstart.ipynb``, refreshed by ``notebooks/_execute.py``), so
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hermes_nb.redaction import is_secret_name
+
 __all__ = ["main", "find_notebook", "run_demo"]
 
 EMULATOR_NOTE = "Results in this report come from the local provider emulator, not the real web."
@@ -28,9 +31,8 @@ import tempfile
 
 _home = tempfile.TemporaryDirectory(prefix="hermes_nb_")  # removed when the kernel stops
 os.environ["HERMES_HOME"] = _home.name
-import hermes_nb as hn
+import hermes_nb as hn  # no keys, auto selection: the keyless ring, as in a fresh notebook
 
-hn.config.set("web.search_backend", "ddgs")
 %load_ext hermes_nb"""
 
 
@@ -78,8 +80,13 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
     if live:
         _live_cells(nb)
     _banner(nb, LIVE_NOTE if live else EMULATOR_NOTE)
-    saved = {k: os.environ.get(k) for k in ("CI", "HERMES_NB_PROGRESS")}
-    os.environ.update(CI="1", HERMES_NB_PROGRESS="0")  # the kernel inherits: no progress bars in the report
+    # The kernel inherits the environment: no progress bars in the report, and live means keyless —
+    # a key in the caller's environment would otherwise send the demo to a paid provider.
+    secrets = [k for k in os.environ if live and is_secret_name(k)]
+    saved = {k: os.environ.get(k) for k in ("CI", "HERMES_NB_PROGRESS", *secrets)}
+    os.environ.update(CI="1", HERMES_NB_PROGRESS="0")
+    for key in secrets:
+        del os.environ[key]
     try:
         client = NotebookClient(
             nb,
@@ -105,11 +112,13 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
 
 
 def _failure(exc: BaseException) -> str:
-    """The failing cell's own error (``UsageError: PROVIDER_UNAVAILABLE: …``), not nbclient's frame."""
+    """The failing cell's own error, whole (``UsageError: NETWORK_ERROR: …``), not nbclient's frame.
+
+    A magic wraps its message for the notebook's error box; here it is one line again.
+    """
     ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
     if ename:
-        first = str(evalue or "").strip().splitlines()
-        return f"a notebook cell failed: {ename}: {first[0] if first else ''}".rstrip(": ")
+        return f"a notebook cell failed: {ename}: {' '.join(str(evalue or '').split())}".rstrip(": ")
     lines = [line for line in str(exc).strip().splitlines() if line.strip("-= ")]
     return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
 

@@ -384,3 +384,31 @@ def test_load_ext_keeps_heavy_modules_off_the_start_up_path(tmp_path: Path) -> N
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"  # each is imported on first use, not by %load_ext
+
+
+def test_imagine_without_any_provider_is_one_short_line(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class PaidUnset(FakeImages):
+        def __init__(self, name: str, key: str) -> None:
+            self.name, self.key = name, key  # type: ignore[misc]  # a plain attribute on the fake
+
+        def is_available(self) -> bool:
+            return False
+
+        def get_setup_schema(self) -> dict[str, Any]:
+            return {"name": self.name, "env_vars": [{"key": self.key}]}
+
+    monkeypatch.setattr(image_providers, "loader", None)
+    image_providers.clear()
+    for i in range(12):  # as many providers as are bundled: the message does not grow with them
+        image_providers.register(PaidUnset(f"paid{i:02}", f"PAID{i:02}_API_KEY"))
+    config.unset("image_gen.provider")
+    with pytest.raises(UsageError) as info:
+        ip.run_line_magic("imagine", "a lighthouse")
+    text = str(info.value)
+    assert len(text) < 400 and text.count("\n") <= 5  # not twenty lines
+    flat = " ".join(text.split())
+    assert flat.startswith("PROVIDER_NOT_CONFIGURED: no image provider is available")
+    assert "PAID00_API_KEY" in flat and "…" in flat and "PAID11_API_KEY" not in flat
+    assert "use_emulator" in flat and "%hermes providers" in flat and "Full detail" not in flat
