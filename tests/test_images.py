@@ -133,7 +133,8 @@ def test_several_available_require_a_choice(fake: FakeProvider) -> None:
 def test_no_provider_available_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(image_providers, "loader", lambda kind, name: None)
     image_providers.register(FakeProvider("paid", available=False, key="PAID_API_KEY"))
-    with pytest.raises(ProviderNotConfiguredError, match=r"no image provider is available.*PAID_API_KEY") as info:
+    wanted = r"no image provider is available.*PAID_API_KEY"
+    with pytest.raises(ProviderNotConfiguredError, match=wanted) as info:
         images.resolve_image_provider()
     assert "set PAID_API_KEY" in info.value.details["needs"]["paid"]  # each provider's own hint stays here
 
