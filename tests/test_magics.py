@@ -412,3 +412,20 @@ def test_imagine_without_any_provider_is_one_short_line(
     assert flat.startswith("PROVIDER_NOT_CONFIGURED: no image provider is available")
     assert "PAID00_API_KEY" in flat and "…" in flat and "PAID11_API_KEY" not in flat
     assert "use_emulator" in flat and "%hermes providers" in flat and "Full detail" not in flat
+
+
+def test_a_capped_count_is_noted_when_the_result_is_assigned(ip: InteractiveShell) -> None:
+    from hermes_nb.notices import HermesWarning
+
+    class Capped(FakeWeb):
+        name = "capped"
+        max_limit = 20
+
+    web_providers.register(Capped())
+    with pytest.warns(HermesWarning) as seen:
+        result = ip.run_cell("r = %web_search -b capped -n 1000 anything")
+    assert result.success and result.result is None  # assigned: nothing is displayed …
+    notes = [str(w.message) for w in seen]  # … and the caps are still said
+    assert "capped returns at most 20 results; asked for 100" in notes
+    assert "at most 100 results per search; asked for 1000" in notes
+    assert all(not w.filename.endswith(".py") or "hermes_nb" not in w.filename for w in seen)
