@@ -429,3 +429,25 @@ def test_a_capped_count_is_noted_when_the_result_is_assigned(ip: InteractiveShel
     assert "capped returns at most 20 results; asked for 100" in notes
     assert "at most 100 results per search; asked for 1000" in notes
     assert all(not w.filename.endswith(".py") or "hermes_nb" not in w.filename for w in seen)
+
+
+def test_load_ext_with_a_broken_config_is_one_line_and_repairable(
+    hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (hermetic / "config.yaml").write_text("plugins:\n  disabled: 5\n", encoding="utf-8")
+    shell = InteractiveShell.instance()
+    capsys.readouterr()
+    result = shell.run_cell("%load_ext hermes_nb")
+    try:
+        err = capsys.readouterr().err
+        assert result.success and "Traceback" not in err
+        flat = " ".join(err.split())
+        assert flat.startswith("INVALID_INPUT: ") and "plugins.disabled must be a list" in flat
+        assert "%hermes config set" in flat and flat.endswith("then %reload_ext hermes_nb")
+        shell.run_line_magic("hermes", "config set plugins.disabled []")  # the magics stayed to repair it
+        config.save({"plugins.disabled": []})
+        shell.extension_manager.reload_extension("hermes_nb")
+        assert "web_search" in shell.magics_manager.magics["line"]
+        assert capsys.readouterr().err == ""
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")

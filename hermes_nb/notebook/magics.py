@@ -16,6 +16,7 @@ traceback instead. Display options are traits: ``%config HermesMagics.embed = "l
 from __future__ import annotations
 
 import functools
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -352,9 +353,14 @@ def load_ipython_extension(ip: Any) -> None:
     _current = magics
     # Discovery reads every manifest; plugin code is imported on first use through the registries'
     # loader hook, which keeps provider SDKs and httpx out of %load_ext (load-time budget).
-    loader.get_plugin_manager().discover()
-    _register_plugin_magics(ip)
-    _fire("session_start")
+    try:
+        loader.get_plugin_manager().discover()
+        _register_plugin_magics(ip)
+        _fire("session_start")
+    except HermesError as exc:
+        # A broken config.yaml: one line naming the fix, not a traceback. The magics stay loaded, so
+        # `%hermes config set` can repair it; every call says the same until it is repaired.
+        print(_wrapped(f"{exc.code}: {exc.message}; then %reload_ext hermes_nb"), file=sys.stderr)
 
 
 def unload_ipython_extension(ip: Any) -> None:
