@@ -15,7 +15,9 @@ import warnings
 __all__ = ["HermesWarning", "note"]
 
 #: Frames of these packages are skipped when finding the caller's line.
-_INTERNAL = ("hermes_nb", "IPython", "contextlib", "functools", "asyncio", "concurrent", "threading")
+_INTERNAL = (
+    "hermes_nb", "IPython", "traitlets", "contextlib", "functools", "asyncio", "concurrent", "threading"
+)
 
 
 class HermesWarning(UserWarning):

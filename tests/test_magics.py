@@ -347,8 +347,8 @@ def test_an_expression_in_double_braces_is_reported_not_sent(ip: InteractiveShel
         ip.run_line_magic("web_extract", "{{urls[0]}}")
 
 
-def test_use_widgets_without_ipywidgets_names_the_extra(
-    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+def test_use_widgets_without_ipywidgets_is_a_warning_naming_the_extra(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     import importlib.util
 
@@ -356,10 +356,17 @@ def test_use_widgets_without_ipywidgets_names_the_extra(
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "ipywidgets" else real(name, *a)
     )
+    from hermes_nb.notices import HermesWarning
+
     magics = ip.magics_manager.registry["HermesMagics"]
-    with pytest.raises(TraitError, match=r"pip install 'hermes_nb\[widgets\]'"):
+    with pytest.warns(HermesWarning, match=r"pip install 'hermes_nb\[widgets\]'"):
         magics.use_widgets = True
     assert magics.use_widgets is False
+    caplog.clear()
+    with pytest.warns(HermesWarning):  # %config HermesMagics.use_widgets = True: a warning, not ERROR:root:
+        ip.run_line_magic("config", "HermesMagics.use_widgets = True")
+    assert caplog.records == [] and magics.use_widgets is False
+    assert rendering.get_options()["use_widgets"] is False
 
 
 def test_long_errors_wrap_between_words(ip: InteractiveShell) -> None:

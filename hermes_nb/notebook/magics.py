@@ -26,10 +26,11 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.utils.process import arg_split
-from traitlets import Bool, Enum, Integer, TraitError, observe, validate
+from traitlets import Bool, Enum, Integer, observe, validate
 
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.notebook.interpolate import InterpolationError, interpolate
+from hermes_nb.notices import note
 
 __all__ = ["HermesMagics", "load_ipython_extension", "unload_ipython_extension"]
 
@@ -130,14 +131,16 @@ class HermesMagics(Magics):
 
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
+        """Without ipywidgets the option stays off, with a warning naming the extra (not a logged error)."""
         if proposal["value"]:
             import importlib.util
 
             if importlib.util.find_spec("ipywidgets") is None:
-                raise TraitError(
+                note(
                     "use_widgets needs ipywidgets, which is not installed: pip install 'hermes_nb[widgets]' "
-                    "(the static result views work without it)"
+                    "(the static result views work without it; use_widgets stays False)"
                 )
+                return False
         return bool(proposal["value"])
 
     @observe("max_results", "embed", "use_widgets")
