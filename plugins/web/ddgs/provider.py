@@ -27,6 +27,7 @@ class DdgsProvider(WebSearchProvider):
     """Search through the ``ddgs`` package; a hang is killed, never left to block the kernel."""
 
     tier = "keyless"
+    docs_url = "https://github.com/deedy5/ddgs"
     #: Seconds before the worker is killed (``web.ddgs.timeout`` overrides); Hermes uses 30 s.
     wall_clock_s = 30.0
     #: ddgs's own per-engine HTTP timeout.

@@ -104,6 +104,7 @@ class DirectProvider(WebSearchProvider):
     """Fetch pages yourself (SSRF-guarded) and convert them locally; per-URL errors, never a failed call."""
 
     tier = "keyless"
+    docs_url = "https://github.com/hermes-nb/hermes_nb#reliability-and-safety"  # our own fetcher: the README
 
     @property
     def name(self) -> str:

@@ -15,6 +15,7 @@ class LocalProvider(WebSearchProvider):
 
     tier = "offline"
     max_limit = MAX_RESULTS
+    docs_url = "https://github.com/hermes-nb/hermes_nb#the-cache-record-and-replay-batches"  # the README
 
     @property
     def name(self) -> str:
