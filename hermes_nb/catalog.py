@@ -58,7 +58,7 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
         return pd.DataFrame(self.records())
 
     def _cells(self, row: Any) -> list[str]:
-        return [_text(getattr(row, field)) for field, _ in _SHOWN[self.kind]]
+        return [_text(getattr(row, field), field) for field, _ in _SHOWN[self.kind]]
 
     def __repr__(self) -> str:
         rows = [self._cells(row) for row in self]
@@ -81,7 +81,7 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
                     link = html.escape(str(value), quote=True)
                     cells.append(f'<td style="{_CELL}"><a href="{link}" target="_blank">docs</a></td>')
                 else:
-                    cells.append(f'<td style="{_CELL}">{html.escape(_text(value))}</td>')
+                    cells.append(f'<td style="{_CELL}">{html.escape(_text(value, field))}</td>')
             body.append("<tr>" + "".join(cells) + "</tr>")
         return (
             f'<div class="hermes-nb"><div style="font-weight:600">{html.escape(self.kind)} providers '
@@ -90,9 +90,11 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
         )
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "✅" if value else "–"
+def _text(value: Any, field: str = "") -> str:
+    if isinstance(value, bool):  # words beside the symbols: without an emoji font they are empty boxes
+        if value:
+            return "✅ yes"
+        return "❌ no" if field == "available" else "– no"
     if isinstance(value, (tuple, list)):
         return ", ".join(str(v) for v in value)
     return "" if value is None else str(value)

@@ -45,6 +45,8 @@ def _plugins_list(args: argparse.Namespace) -> int:
     for row in rows:
         version = f"v{row['version']}" if row["version"] else "-"
         mark = marks.get(row.get("state", ""), " ")
+        if row.get("state") == "loaded" and row.get("availability") == "unavailable":
+            mark = "❌"  # loaded, but none of its providers can answer (the status says why)
         _out(f"{row['key']:<{width}}  {row['source']:<10} {version:<8} {mark} {row['status']}")
         for override in row["overrides"]:
             _out(f"{'':<{width}}  overrides {override}")
