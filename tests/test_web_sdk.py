@@ -490,3 +490,31 @@ def test_sync_search_works_inside_a_running_loop() -> None:
         return web.search("inside loop", 2)
 
     assert len(asyncio.run(notebook_cell())) == 2
+
+
+def test_a_page_without_a_title_takes_its_first_heading() -> None:
+    from hermes_nb.web.results import first_heading
+
+    env = {
+        "results": [
+            {"url": "https://a.test/", "title": "", "content": "intro\n\n## Hello, World ##\n\ntext"},
+            {"url": "https://b.test/", "title": "Given", "content": "# Not this"},
+            {"url": "https://c.test/", "content": "```\n# a comment in code\n```\n\n# After the code"},
+            {"url": "https://d.test/", "error": "boom"},
+        ]
+    }
+    urls = ["https://a.test/", "https://b.test/", "https://c.test/", "https://d.test/"]
+    pages = parse_extract_envelope(env, urls, "p")
+    assert [p.title for p in pages] == ["Hello, World", "Given", "After the code", ""]
+    assert first_heading("#hashtag, not a heading\n") == "" and first_heading("") == ""
+
+
+@pytest.mark.parametrize("backend", ["tavily", "auto"])
+def test_every_extract_provider_fills_the_title(backend: str) -> None:
+    from hermes_nb.plugins.loader import load_plugins
+    from hermes_nb.testing import Emulator, use_emulator
+
+    load_plugins(force=True)
+    with Emulator(seed=0) as emu, use_emulator(emu, providers=["tavily"]):
+        result = web.extract(emu.page_url("/site/articles/hello-world.html"), backend=backend, no_cache=True)
+    assert result.provider == "tavily" and result.pages[0].title == "Hello, World: a first notebook"
