@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "imagine_many": "hermes_nb.batch:imagine_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     "providers": "hermes_nb.catalog:providers",
+    "plugins": "hermes_nb.plugins",  # the package, callable: hn.plugins() lists the plugins
     # namespaces
     "config": "hermes_nb.config",
     "tools": "hermes_nb.tools",
@@ -81,6 +82,7 @@ __all__ = [
     "index",
     "load_ipython_extension",
     "load_plugins",
+    "plugins",
     "providers",
     "search",
     "search_many",
@@ -91,7 +93,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import cache, config, errors, store, testing, tools
+    from hermes_nb import cache, config, errors, plugins, store, testing, tools
     from hermes_nb.batch import extract_many, imagine_many, search_many
     from hermes_nb.catalog import providers
     from hermes_nb.errors import HermesError

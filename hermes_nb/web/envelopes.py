@@ -71,7 +71,8 @@ def _page_from_item(item: dict[str, Any], url: str) -> Page:
     metadata: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, dict) else {}
     if item.get("blocked_by_policy"):
         metadata = {**metadata, "blocked_by_policy": item["blocked_by_policy"]}
-    content = item.get("content") if isinstance(item.get("content"), str) else ""
+    given = item.get("content")
+    content = given if isinstance(given, str) else ""
     raw = item.get("raw_content")
     text = raw if isinstance(raw, str) and raw else content
     return Page(
