@@ -21,7 +21,7 @@ from typing import Any
 
 from hermes_nb.redaction import is_secret_name
 
-__all__ = ["main", "find_notebook", "run_demo"]
+__all__ = ["main", "find_notebook", "run_demo", "report_html"]
 
 EMULATOR_NOTE = "Results in this report come from the local provider emulator, not the real web."
 LIVE_NOTE = "Results in this report come from the real web (keyless providers)."
@@ -73,7 +73,6 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
     """Execute the quickstart into ``out`` and return the path of ``report.html``."""
     import nbformat
     from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
 
     out.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(find_notebook(), as_version=4)
@@ -104,11 +103,35 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
             else:
                 os.environ[key] = value
     nbformat.write(nb, out / "quickstart.ipynb")
-    exporter = HTMLExporter(template_name="lab", theme=theme)
-    body, _ = exporter.from_notebook_node(nb)
     report = out / "report.html"
-    report.write_text(body, encoding="utf-8")
+    report.write_text(report_html(nb, theme=theme), encoding="utf-8")
     return report
+
+
+#: JupyterLab's export template without what it would fetch from a CDN (require.js, MathJax,
+#: Mermaid, the widget manager): the report's outputs are static HTML and images, so it opens
+#: complete offline and sends no request when it is opened.
+_OFFLINE_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+"""
+
+
+def report_html(nb: Any, *, theme: str = "light") -> str:
+    """``nb`` as one self-contained HTML page that loads nothing from the network."""
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(
+        template_name="lab",
+        theme=theme,
+        extra_loaders=[DictLoader({"hermes_nb_report.html.j2": _OFFLINE_TEMPLATE})],
+        template_file="hermes_nb_report.html.j2",
+    )
+    body, _ = exporter.from_notebook_node(nb)
+    return str(body)
 
 
 def _failure(exc: BaseException) -> str:

@@ -98,6 +98,29 @@ def test_demo_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert demo.EMULATOR_NOTE in report
     assert "hermes-nb-search" in report and "data:image/jpeg;base64" in report
+    assert _fetched(report) == []  # the report loads nothing from a CDN
+
+
+def _fetched(page: str) -> list[str]:
+    """What opening ``page`` would fetch from the network: scripts, stylesheets, module imports."""
+    found = re.findall(r"<(?:script|img|iframe)\b[^>]*\bsrc=[\"']?(https?:|//)[^\"'\s>]*", page, re.I)
+    found += re.findall(r"<link\b[^>]*\bhref=[\"']?((?:https?:)?//[^\"'\s>]*)", page, re.I)
+    found += re.findall(r"(?:import\(|@import\s+(?:url\()?)[\"']?((?:https?:)?//[^\"')\s]*)", page, re.I)
+    return found
+
+
+def test_the_report_template_loads_nothing_from_a_cdn() -> None:
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    two = new_output("execute_result", {"text/plain": "2"}, execution_count=1)
+    nb = new_notebook(cells=[
+        new_markdown_cell("An equation $e^{i\\pi} + 1 = 0$ and a [link](https://example.org/)."),
+        new_code_cell("1 + 1", outputs=[two]),
+    ])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    page = demo.report_html(nb)
+    assert "e^{i" in page and ">2<" in page.replace("\n", "")  # the cells are there …
+    assert _fetched(page) == [] and "cdnjs" not in page and "unpkg" not in page  # … and nothing is fetched
 
 
 def test_a_failing_demo_cell_is_reported_by_its_own_error() -> None:
