@@ -246,9 +246,9 @@ def _doctor_checks() -> int:
     _out("checks (by doing):")
     checks = run_checks()
     for check in checks:
-        _out(f"  {check.status:<7} {check.name}: {check.detail}")
+        _out(f"  {check.status:<4} {check.name}: {check.detail}")
         if not check.ok and not check.skipped:
-            _out(f"          fix: {check.fix}")
+            _out(f"       fix: {check.fix}")
     return 0 if all(check.ok or check.skipped for check in checks) else 1
 
 

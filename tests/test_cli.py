@@ -228,7 +228,7 @@ def test_doctor_with_a_broken_config_has_no_traceback_and_no_pass_for_a_skip(
     code, out, err = _run(capsys, "doctor")
     assert code == 1 and "Traceback" not in out + err
     assert "plugins: not loaded: " in out and "is not valid YAML (line 3:" in out
-    assert "  FAIL    config.yaml: " in out
+    assert "  FAIL config.yaml: " in out
     skipped = [line for line in out.splitlines() if "not installed" in line]  # bundled: no brave, no openai
     assert skipped and all(line.startswith("  skipped ") for line in skipped)
 
