@@ -236,15 +236,15 @@ def _default(key: str) -> Any:
 
 
 def effective(key: str) -> ConfigValue:
-    """The value of ``key`` with its source."""
+    """The value of ``key`` with its source, and the ``problem`` that would refuse its use."""
     override = _overrides.get(key, _UNSET)  # a single dict read needs no lock
     if override is not _UNSET:
         return ConfigValue(key, _copy(override), "runtime")
     data = _read_home("config.yaml", _parse_yaml) or {}
     found = _lookup(data, key)
     if found is not _UNSET and found is not None:
-        return ConfigValue(key, _copy(found), "config.yaml")
-    return ConfigValue(key, _default(key), "default")
+        return ConfigValue(key, _copy(found), "config.yaml", _value_problem(key, found))
+    return ConfigValue(key, _default(key), "default", _blocking_section(data, key))
 
 
 def get(key: str, default: Any = None) -> Any:
@@ -255,28 +255,23 @@ def get(key: str, default: Any = None) -> Any:
     repairs it — never silently read as the default.
     """
     item = effective(key)
-    if item.source != "runtime":
-        problem = _file_problem(key, item.value if item.source == "config.yaml" else _UNSET)
-        if problem:
-            raise InvalidInputError(
-                f"{_home_file('config.yaml')}: {problem}; repair it with "
-                f"`hermes-nb config set {key} VALUE` (or %hermes config set …)",
-                details={"key": key},
-            )
-    value = item.value
-    return default if value is None else value
+    if item.problem:
+        raise InvalidInputError(
+            f"{_home_file('config.yaml')}: {item.problem}; repair it with "
+            f"`hermes-nb config set {key} VALUE` (or %hermes config set …)",
+            details={"key": key},
+        )
+    return default if item.value is None else item.value
 
 
 #: ``(key, repr(value))`` → the problem of that config.yaml value ("" when fine): each is checked once.
 _verdicts: dict[tuple[str, str], str] = {}
 
 
-def _file_problem(key: str, value: Any) -> str:
-    """Why the config.yaml value of ``key`` cannot be used, or ""; ``_UNSET``: not in the file."""
-    if value is _UNSET:
-        return _blocking_section(key)
-    if value is None:
-        return ""
+def _value_problem(key: str, value: Any) -> str:
+    """Why the config.yaml ``value`` of ``key`` cannot be used ("" when it can)."""
+    if is_secret_name(key.rsplit(".", 1)[-1]):
+        return ""  # never echoed in a message; and a secret is not read from here anyway
     memo = (key, repr(value))
     verdict = _verdicts.get(memo)
     if verdict is None:
@@ -291,9 +286,9 @@ def _file_problem(key: str, value: Any) -> str:
         _verdicts[memo] = verdict
     return verdict
 
-def _blocking_section(key: str) -> str:
+
+def _blocking_section(data: dict[str, Any], key: str) -> str:
     """``web: 5`` hides ``web.search_backend``: say so instead of reading the default."""
-    data = _read_home("config.yaml", _parse_yaml) or {}
     node: Any = data
     parts = key.split(".")
     for depth, part in enumerate(parts[:-1]):
@@ -304,7 +299,6 @@ def _blocking_section(key: str) -> str:
             section = ".".join(parts[: depth + 1])
             return f"{section} must be a mapping of keys, got {type(node).__name__} {node!r}"
     return ""
-
 
 
 def set(key: str, value: Any, *, persist: bool = False) -> None:  # noqa: A001 - public API name
@@ -379,17 +373,19 @@ def show() -> list[ConfigValue]:
     for key in sorted(keys):
         item = effective(key)
         problem = _shown_problem(item)
-        if is_secret_name(key.rsplit(".", 1)[-1]) and item.value:
-            item = ConfigValue(key, MASK, item.source)
-        rows.append(ConfigValue(item.key, item.value, item.source, problem))
+        value = MASK if is_secret_name(key.rsplit(".", 1)[-1]) and item.value else item.value
+        rows.append(ConfigValue(key, value, item.source, problem))
     return rows
 
 
 def _shown_problem(item: ConfigValue) -> str:
-    if item.source != "config.yaml" or item.value is None:
+    """``item.problem``, plus what a listing should flag although no read refuses it (unknown keys)."""
+    if item.source != "config.yaml" or is_secret_name(item.key.rsplit(".", 1)[-1]):
         return ""  # a default under a broken section: the section's own row says it
     if not isinstance(item.value, dict) and any(k.startswith(item.key + ".") for k in KNOWN_KEYS):
         return f"{item.key} must be a mapping of keys, got {type(item.value).__name__} {item.value!r}"
+    if item.problem:
+        return item.problem
     try:
         services.check_setting(item.key, item.value, False)
     except InvalidInputError as exc:
