@@ -357,3 +357,9 @@ def test_the_outage_message_is_only_for_keyless_rings(only_registered: None) -> 
     assert info.value.message.startswith("keenable: could not connect")  # a key was set: its own story
     with pytest.raises(errors.NetworkError, match="brave: no route"):
         selection.run("search", search, backend="brave")  # explicit: that provider's own error
+
+
+def test_a_slow_or_rate_limited_keyless_ring_keeps_its_own_error(only_registered: None) -> None:
+    add(Fake("keenable", fail=errors.TimeoutError_("keenable timed out")))
+    with pytest.raises(errors.TimeoutError_, match="keenable timed out"):
+        selection.run("search", search)  # slow is not "no network": the precise error stays

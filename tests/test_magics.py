@@ -265,7 +265,7 @@ def test_hermes_listings(ip: InteractiveShell) -> None:
 
 
 class OfflineKeyless(FakeWeb):
-    """A keyless provider without network: a different engine error on every call, like ddgs offline."""
+    """A keyless provider without network: a different DNS error on every call."""
 
     name = "offline-keyless"
     tier = "keyless"
@@ -275,10 +275,10 @@ class OfflineKeyless(FakeWeb):
         self.calls = 0
 
     def search(self, query: str, limit: int = 5) -> Any:
-        from hermes_nb.errors import ProviderUnavailableError
+        from hermes_nb.errors import NetworkError
 
         self.calls += 1
-        raise ProviderUnavailableError(f"DNSError: engine-{self.calls}.example not found", provider=self.name)
+        raise NetworkError(f"DNSError: engine-{self.calls}.example not found", provider=self.name)
 
 
 class KeyedButUnset(FakeWeb):
@@ -323,7 +323,7 @@ def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch:
     with pytest.raises(NetworkError) as sdk:  # the Python API says the same
         hn.search("anything")
     assert text == f"{sdk.value.code}: {sdk.value.message}"
-    assert [a.code for a in sdk.value.details["attempts"]] == ["PROVIDER_UNAVAILABLE"]
+    assert [a.code for a in sdk.value.details["attempts"]] == ["NETWORK_ERROR"]
 
 
 def test_a_keyed_failure_keeps_its_own_message(ip: InteractiveShell) -> None:

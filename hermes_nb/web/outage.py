@@ -31,6 +31,9 @@ _KEYS_SHOWN = 3
 _SERVERS_SHOWN = 2
 #: Failures that still fit "could not get through": a keyless mode that needs a missing dependency.
 _ALSO_OFFLINE = ("PROVIDER_NOT_CONFIGURED",)
+#: What only a missing connection gives: at least one of these, or a slow or rate-limited provider
+#: (TIMEOUT, 5xx, 429 alone) keeps its own, more precise error.
+_NO_CONNECTION = ("NETWORK_ERROR", "CONTENT_FETCH_FAILED")
 
 
 def _supports(provider: Any, capability: str) -> bool:
@@ -96,8 +99,8 @@ def keyless_outage(
 
     ``keyless[i]`` says whether the provider of ``attempts[i]`` served keyless. A keyless outage:
     every provider tried was keyless, each failed for want of a way through (network, timeout,
-    5xx, a page that could not be fetched, a missing dependency), and not merely because all of
-    them asked to slow down — that answer is already the right one.
+    5xx, a page that could not be fetched, a missing dependency), and at least one could not
+    connect at all. Slow, failing or rate-limited providers alone keep their own error.
     """
     failures = [a for a in attempts if a.code is not None]
     if not failures or len(failures) != len(attempts) or not all(keyless):
@@ -105,7 +108,7 @@ def keyless_outage(
     codes = {a.code for a in failures}
     if not all(c in UNREACHABLE_CODES or c in _ALSO_OFFLINE for c in codes):
         return None
-    if codes <= {"PROVIDER_RATE_LIMITED", *_ALSO_OFFLINE}:
+    if not codes & set(_NO_CONNECTION):
         return None
     return NetworkError(
         outage_message(capability),
