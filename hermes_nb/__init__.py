@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "aimagine_many": "hermes_nb.batch:aimagine_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     "providers": "hermes_nb.catalog:providers",
+    "plugins": "hermes_nb.plugins",  # the package, callable: hn.plugins() lists the plugins
     # namespaces
     "batch": "hermes_nb.batch",
     "config": "hermes_nb.config",
@@ -89,6 +90,7 @@ __all__ = [
     "index",
     "load_ipython_extension",
     "load_plugins",
+    "plugins",
     "providers",
     "search",
     "search_many",
@@ -99,7 +101,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from hermes_nb import batch, cache, config, errors, store, testing, tools
+    from hermes_nb import batch, cache, config, errors, plugins, store, testing, tools
     from hermes_nb.batch import (
         aextract_many,
         aimagine_many,

@@ -24,6 +24,10 @@ def _nothing(*_args: Any) -> None:
     return None
 
 
+def _no_listing(**_kwargs: Any) -> Any:
+    raise RuntimeError("no plugin listing is wired (import hermes_nb first)")
+
+
 def _no_converter(_data: bytes, content_type: str, _url: str) -> tuple[str, str]:
     raise RuntimeError(f"no {content_type} converter is wired (import hermes_nb first)")
 
@@ -51,6 +55,8 @@ class Services:
     check_setting: Callable[[str, Any, bool], None] = staticmethod(_nothing)
     #: ``plugin_settings()`` → ``{key: config_keys.Setting}`` the discovered plugins declare
     plugin_settings: Callable[[], dict[str, Any]] = staticmethod(dict)
+    #: ``list_plugins(check=False)`` → the ``hn.plugins()`` table (``hermes_nb.catalog.plugins``)
+    list_plugins: Callable[..., Any] = staticmethod(_no_listing)
     #: ``convert_document(data, content_type, url)`` → ``(title, text)`` by the web layer's converters
     convert_document: Callable[[bytes, str, str], tuple[str, str]] = staticmethod(_no_converter)
 

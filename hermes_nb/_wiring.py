@@ -70,6 +70,12 @@ def _convert_document(data: bytes, content_type: str, url: str) -> tuple[str, st
     return doc.title, doc.content
 
 
+def _list_plugins(**kwargs: Any) -> Any:
+    from hermes_nb.catalog import plugins  # the listing imports the loader and both registries
+
+    return plugins(**kwargs)
+
+
 def wire() -> None:
     """Fill every slot (idempotent)."""
     services.load_plugins = _load_plugins
@@ -81,3 +87,4 @@ def wire() -> None:
     services.check_setting = _check_setting
     services.plugin_settings = _plugin_settings
     services.convert_document = _convert_document
+    services.list_plugins = _list_plugins

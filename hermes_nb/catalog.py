@@ -1,4 +1,10 @@
-"""``hn.providers(kind)``: every web or image provider as one table row (a list that renders in Jupyter)."""
+"""``hn.providers(kind)`` and ``hn.plugins()``: every provider or plugin as one table row.
+
+Both are lists that render as a table in Jupyter (stable text, escaped HTML) and give
+``.to_pandas()``. ``hn.plugins`` is the ``hermes_nb.plugins`` package itself, made callable: calling
+it reaches :func:`plugins` here through ``hermes_nb._services``, so the package stays importable as
+before (``import hermes_nb.plugins.loader``).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,10 @@ from typing import Any
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.extras import require
 from hermes_nb.images import listing as image_listing
+from hermes_nb.plugins import loader
 from hermes_nb.web import listing as web_listing
 
-__all__ = ["KINDS", "ProviderTable", "providers"]
+__all__ = ["KINDS", "PluginRow", "PluginTable", "ProviderTable", "plugins", "providers"]
 
 KINDS = ("web", "image_gen")
 _ALIASES = {"image": "image_gen", "images": "image_gen", "image-gen": "image_gen"}
@@ -27,6 +34,10 @@ _SHOWN = {
         ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
         ("keyless", "keyless"), ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
     ],
+    "plugins": [
+        ("key", "plugin"), ("version", "version"), ("source", "source"), ("available", "available"),
+        ("status", "status"), ("provides", "provides"),
+    ],
 }
 _CELL = "padding:2px 8px;border-bottom:1px solid rgba(127,127,127,.3);text-align:left;vertical-align:top"
 
@@ -37,6 +48,10 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
     def __init__(self, kind: str, rows: list[Any]) -> None:
         super().__init__(rows)
         self.kind = kind
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind} providers"
 
     @property
     def columns(self) -> list[str]:
@@ -59,7 +74,7 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
         return pd.DataFrame(self.records())
 
     def _cells(self, row: Any) -> list[str]:
-        return [_text(getattr(row, field)) for field, _ in _SHOWN[self.kind]]
+        return [_text(getattr(row, field), field) for field, _ in _SHOWN[self.kind]]
 
     def __repr__(self) -> str:
         rows = [self._cells(row) for row in self]
@@ -67,7 +82,7 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
         for cells in rows:
             widths = [max(w, len(c)) for w, c in zip(widths, cells, strict=True)]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-        lines = [f"{self.kind} providers ({len(self)})", fmt.format(*self.columns).rstrip()]
+        lines = [f"{self.title} ({len(self)})", fmt.format(*self.columns).rstrip()]
         lines += [fmt.format(*cells).rstrip() for cells in rows]
         return "\n".join(lines)
 
@@ -82,20 +97,76 @@ class ProviderTable(list[Any]):  # rows are web ProviderRow or ImageProviderRow
                     link = html.escape(str(value), quote=True)
                     cells.append(f'<td style="{_CELL}"><a href="{link}" target="_blank">docs</a></td>')
                 else:
-                    cells.append(f'<td style="{_CELL}">{html.escape(_text(value))}</td>')
+                    cells.append(f'<td style="{_CELL}">{html.escape(_text(value, field))}</td>')
             body.append("<tr>" + "".join(cells) + "</tr>")
         return (
-            f'<div class="hermes-nb"><div style="font-weight:600">{html.escape(self.kind)} providers '
+            f'<div class="hermes-nb"><div style="font-weight:600">{html.escape(self.title)} '
             f'({len(self)})</div><table style="border-collapse:collapse;color:inherit">'
             f"<tr>{head}</tr>{''.join(body)}</table></div>"
         )
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "✅" if value else "–"
+@dataclasses.dataclass(frozen=True)
+class PluginRow:
+    """One plugin of ``hn.plugins()``: where it came from, whether it can serve, what it registered."""
+
+    key: str
+    name: str
+    kind: str
+    version: str
+    source: str
+    state: str  # loaded, not imported yet, disabled, error
+    available: bool | None  # its providers can serve (keyed, configured or keyless); None: not imported yet
+    status: str  # the sentence `hermes-nb plugins list` prints
+    provides: tuple[str, ...] = ()  # web:tavily, tool:calculator … (what it registered once imported)
+    missing_env: tuple[str, ...] = ()
+    error: str = ""
+
+
+class PluginTable(ProviderTable):
+    """The rows of ``hn.plugins()``: a list, an HTML table in Jupyter, ``.to_pandas()``."""
+
+    def __init__(self, rows: list[PluginRow]) -> None:
+        super().__init__("plugins", rows)
+
+    @property
+    def title(self) -> str:
+        return "plugins"
+
+    def names(self) -> list[str]:
+        return [row.key for row in self]
+
+
+def plugins(*, check: bool = False) -> PluginTable:
+    """One row per discovered plugin (``hn.plugins()``): key, version, source, available, status and
+    what it registered. ``check=True`` imports every enabled plugin first, so each row says whether
+    its providers can serve (as ``hermes-nb plugins list --check``)."""
+    listed = loader.check_all() if check else loader.list_plugins()
+    rows = []
+    for info in listed:
+        provides = [*info["providers"], *(f"tool:{t}" for t in info["tools"])]
+        provides += [f"hook:{h}" for h in info["hooks"]] + [f"magic:{m}" for m in info["magics"]]
+        rows.append(
+            PluginRow(
+                key=info["key"], name=info["name"], kind=info["kind"] or "", version=info["version"] or "",
+                source=info["source"], state=info["state"],
+                available=None if info["availability"] == "unknown" else bool(info["available"]),
+                status=info["status"], provides=tuple(provides), missing_env=tuple(info["missing_env"]),
+                error=info["error"] or "",
+            )
+        )
+    return PluginTable(rows)
+
+
+def _text(value: Any, field: str = "") -> str:
+    if isinstance(value, bool):  # words beside the symbols: without an emoji font they are empty boxes
+        if value:
+            return "✅ yes"
+        return "❌ no" if field == "available" else "– no"
     if isinstance(value, (tuple, list)):
         return ", ".join(str(v) for v in value)
+    if value is None and field == "available":
+        return "… not asked yet"  # a plugin not imported: its providers have not been asked
     return "" if value is None else str(value)
 
 

@@ -45,6 +45,8 @@ def _plugins_list(args: argparse.Namespace) -> int:
     for row in rows:
         version = f"v{row['version']}" if row["version"] else "-"
         mark = marks.get(row.get("state", ""), " ")
+        if row.get("state") == "loaded" and row.get("availability") == "unavailable":
+            mark = "❌"  # loaded, but none of its providers can answer (the status says why)
         _out(f"{row['key']:<{width}}  {row['source']:<10} {version:<8} {mark} {row['status']}")
         for override in row["overrides"]:
             _out(f"{'':<{width}}  overrides {override}")
@@ -190,9 +192,11 @@ def _config_set(args: argparse.Namespace) -> int:
 def _config_show(args: argparse.Namespace) -> int:
     from hermes_nb import config  # lazy: a subcommand loads only what it uses
 
-    for item in config.show():
-        _out(f"{item.key} = {json.dumps(item.value, default=str)}  ({item.source})")
-    return 0
+    rows = config.show()
+    for item in rows:
+        flag = f"  ✗ {item.problem}; fix: hermes-nb config set {item.repair} VALUE" if item.problem else ""
+        _out(f"{item.key} = {json.dumps(item.value, default=str)}  ({item.source}){flag}")
+    return 1 if any(item.problem for item in rows) else 0
 
 
 # doctor, emulate, demo -------------------------------------------------------------------------
@@ -208,7 +212,11 @@ def _doctor(args: argparse.Namespace) -> int:
     from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
     from hermes_nb.plugins.registry import image_providers, web_providers
 
-    loader.load_plugins()
+    try:
+        loader.load_plugins()
+    except HermesError as exc:  # a broken config.yaml: say it once, then run the checks that still can
+        _out(f"plugins: not loaded: {exc}")
+        return _doctor_checks()
     for title, registry in (("web providers", web_providers), ("image providers", image_providers)):
         _out(f"{title}:")
         providers = registry.list()
@@ -249,10 +257,10 @@ def _doctor_checks() -> int:
     _out("checks (by doing):")
     checks = run_checks()
     for check in checks:
-        _out(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
-        if not check.ok:
+        _out(f"  {check.status:<4} {check.name}: {check.detail}")
+        if not check.ok and not check.skipped:
             _out(f"       fix: {check.fix}")
-    return 0 if all(check.ok for check in checks) else 1
+    return 0 if all(check.ok or check.skipped for check in checks) else 1
 
 
 def _cache(args: argparse.Namespace) -> int:
@@ -368,7 +376,12 @@ def build_parser(plugin_commands: bool = True) -> argparse.ArgumentParser:
 def _add_plugin_commands(top: Any) -> None:
     from hermes_nb.plugins import loader  # lazy: a subcommand loads only what it uses
 
-    for name, command in loader.get_plugin_commands().items():
+    try:
+        commands = loader.get_plugin_commands()
+    except HermesError as exc:  # a broken config.yaml: the built-in commands (config set …) still repair it
+        log.warning("plugin commands not loaded: %s", exc)
+        return
+    for name, command in commands.items():
         if name in _BUILTIN:
             log.warning("plugin %s: command %r clashes with a built-in command; ignored", command.owner, name)
             continue

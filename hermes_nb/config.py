@@ -60,6 +60,8 @@ __all__ = [
 _UNSET: Any = object()
 
 _lock = threading.RLock()
+#: The top-level sections hermes_nb owns; the others are Hermes's own configuration.
+_SECTIONS = frozenset(key.split(".", 1)[0] for key in KNOWN_KEYS)
 _overrides: dict[str, Any] = {}
 _session_keys: dict[str, str] = {}
 _exported: dict[str, str | None] = {}  # names put into os.environ → the value they replaced
@@ -73,9 +75,16 @@ class ConfigValue:
     key: str
     value: Any
     source: str  # "runtime", "config.yaml", "default"
+    problem: str = ""  # why a config.yaml value is refused at use ("" when it is fine)
+
+    @property
+    def repair(self) -> str:
+        """What to set to repair the problem: the key itself, or for a section ``section.KEY``."""
+        return f"{self.key}.KEY" if self.problem.startswith(f"{self.key} must be a mapping") else self.key
 
     def __str__(self) -> str:
-        return f"{self.key} = {self.value!r}  ({self.source})"
+        flag = f"  ✗ {self.problem}" if self.problem else ""
+        return f"{self.key} = {self.value!r}  ({self.source}){flag}"
 
 
 def bundled_plugins_dir() -> Path | None:
@@ -173,9 +182,12 @@ def _parse_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        what = getattr(exc, "problem", None) or exc.__class__.__name__
         raise InvalidInputError(
-            f"{path} is not valid YAML ({exc.__class__.__name__}); fix or remove the file"
-        ) from exc
+            f"{path} is not valid YAML ({where}{what}); fix that line or remove the file"
+        ) from None  # the parser's own frames say nothing more than the line
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -238,21 +250,69 @@ def _default(key: str) -> Any:
 
 
 def effective(key: str) -> ConfigValue:
-    """The value of ``key`` with its source."""
+    """The value of ``key`` with its source, and the ``problem`` that would refuse its use."""
     override = _overrides.get(key, _UNSET)  # a single dict read needs no lock
     if override is not _UNSET:
         return ConfigValue(key, _copy(override), "runtime")
     data = _read_home("config.yaml", _parse_yaml) or {}
     found = _lookup(data, key)
     if found is not _UNSET and found is not None:
-        return ConfigValue(key, _copy(found), "config.yaml")
-    return ConfigValue(key, _default(key), "default")
+        return ConfigValue(key, _copy(found), "config.yaml", _value_problem(key, found))
+    return ConfigValue(key, _default(key), "default", _blocking_section(data, key))
 
 
 def get(key: str, default: Any = None) -> Any:
-    """The effective value of a dotted key (``web.search_backend``), else ``default``."""
-    value = effective(key).value
-    return default if value is None else value
+    """The effective value of a dotted key (``web.search_backend``), else ``default``.
+
+    A ``config.yaml`` value of the wrong type (``web.search_backend: 42``, ``budget_usd: "lots"``)
+    or a section that is not a mapping (``web: 5``) is refused here, at use, with the command that
+    repairs it — never silently read as the default.
+    """
+    item = effective(key)
+    if item.problem:
+        raise InvalidInputError(
+            f"{_home_file('config.yaml')}: {item.problem}; repair it with "
+            f"`hermes-nb config set {key} VALUE` (or %hermes config set …)",
+            details={"key": key},
+        )
+    return default if item.value is None else item.value
+
+
+#: ``(key, repr(value))`` → the problem of that config.yaml value ("" when fine): each is checked once.
+_verdicts: dict[tuple[str, str], str] = {}
+
+
+def _value_problem(key: str, value: Any) -> str:
+    """Why the config.yaml ``value`` of ``key`` cannot be used ("" when it can)."""
+    if is_secret_name(key.rsplit(".", 1)[-1]):
+        return ""  # never echoed in a message; and a secret is not read from here anyway
+    memo = (key, repr(value))
+    verdict = _verdicts.get(memo)
+    if verdict is None:
+        verdict = ""
+        try:
+            services.check_setting(key, value, False)
+        except InvalidInputError as exc:
+            # an undeclared key is not refused when read (plugins read their own); a bad value is
+            verdict = "" if "suggestions" in exc.details else exc.message
+        if len(_verdicts) > 512:
+            _verdicts.clear()
+        _verdicts[memo] = verdict
+    return verdict
+
+
+def _blocking_section(data: dict[str, Any], key: str) -> str:
+    """``web: 5`` hides ``web.search_backend``: say so instead of reading the default."""
+    node: Any = data
+    parts = key.split(".")
+    for depth, part in enumerate(parts[:-1]):
+        if not isinstance(node, dict) or part not in node:
+            return ""
+        node = node[part]
+        if node is not None and not isinstance(node, dict):
+            section = ".".join(parts[: depth + 1])
+            return f"{section} must be a mapping of keys, got {type(node).__name__} {node!r}"
+    return ""
 
 
 def set(key: str, value: Any, *, persist: bool = False) -> None:  # noqa: A001 - public API name
@@ -260,6 +320,13 @@ def set(key: str, value: Any, *, persist: bool = False) -> None:  # noqa: A001 -
     if not isinstance(key, str) or not key.strip() or " " in key:
         raise InvalidInputError(f"config key must be a dotted name like 'web.search_backend', got {key!r}")
     if is_secret_name(key.rsplit(".", 1)[-1]):
+        if key.split(".", 1)[0] in _SECTIONS:
+            services.check_setting(key, None, False)  # an unknown key is "unknown", whatever its last word
+        else:
+            raise InvalidInputError(
+                f"unknown config key {key!r}: see `hermes-nb config show` or the README (a secret goes in "
+                "with hn.config.set_key(NAME, ...) or the environment, never the config)"
+            )
         raise InvalidInputError(
             f"{key} looks like a secret; use hn.config.set_key('{key.rsplit('.', 1)[-1].upper()}', ...) "
             "or the environment instead of the config"
@@ -306,7 +373,11 @@ def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def show() -> list[ConfigValue]:
-    """Every known or set key with its effective value and source; secrets are masked."""
+    """Every known or set key with its effective value and source; secrets are masked.
+
+    A ``config.yaml`` value that would be refused at use carries its ``problem`` (a wrong type, an
+    unknown key, a section that is not a mapping), so the listing says what to repair.
+    """
     data = _read_home("config.yaml", _parse_yaml) or {}
     keys = {k for k in KNOWN_KEYS if "<name>" not in k}
     keys |= builtins.set(services.plugin_settings())
@@ -316,10 +387,25 @@ def show() -> list[ConfigValue]:
     rows = []
     for key in sorted(keys):
         item = effective(key)
-        if is_secret_name(key.rsplit(".", 1)[-1]) and item.value:
-            item = ConfigValue(key, MASK, item.source)
-        rows.append(item)
+        problem = _shown_problem(item)
+        value = MASK if is_secret_name(key.rsplit(".", 1)[-1]) and item.value else item.value
+        rows.append(ConfigValue(key, value, item.source, problem))
     return rows
+
+
+def _shown_problem(item: ConfigValue) -> str:
+    """``item.problem``, plus what a listing should flag although no read refuses it (unknown keys)."""
+    if item.source != "config.yaml" or is_secret_name(item.key.rsplit(".", 1)[-1]):
+        return ""  # a default under a broken section: the section's own row says it
+    if not isinstance(item.value, dict) and any(k.startswith(item.key + ".") for k in KNOWN_KEYS):
+        return f"{item.key} must be a mapping of keys, got {type(item.value).__name__} {item.value!r}"
+    if item.problem:
+        return item.problem
+    try:
+        services.check_setting(item.key, item.value, False)
+    except InvalidInputError as exc:
+        return exc.message
+    return ""
 
 
 def _parse_dotenv(path: Path) -> dict[str, str]:
@@ -423,5 +509,6 @@ def reset() -> None:
         _session_keys.clear()
         _file_cache.clear()
         _home_paths.clear()
+        _verdicts.clear()
         for name in list(_exported):
             _unexport(name)

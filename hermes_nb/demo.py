@@ -2,7 +2,8 @@
 
 Offline by default: the notebook's first cell starts the local provider emulator, so the demo needs
 no network and no keys, and the report says so. ``--live`` replaces that cell with a live setup
-that uses the real keyless provider (ddgs) and skips the cells that need the emulator.
+that uses the real keyless providers (auto selection, no keys: the same ring and the same
+errors as a fresh notebook) and skips the cells that need the emulator.
 
 The notebook is ``notebooks/01_quickstart.ipynb`` in a source checkout, else the copy shipped in
 the package (``hermes_nb/_demo/quickstart.ipynb``, refreshed by ``notebooks/_execute.py``), so
@@ -18,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "find_notebook", "run_demo"]
+from hermes_nb.redaction import is_secret_name
+
+__all__ = ["main", "find_notebook", "run_demo", "report_html"]
 
 EMULATOR_NOTE = "Results in this report come from the local provider emulator, not the real web."
 LIVE_NOTE = "Results in this report come from the real web (keyless providers)."
@@ -28,9 +31,8 @@ import tempfile
 
 _home = tempfile.TemporaryDirectory(prefix="hermes_nb_")  # removed when the kernel stops
 os.environ["HERMES_HOME"] = _home.name
-import hermes_nb as hn
+import hermes_nb as hn  # no keys, auto selection: the keyless ring, as in a fresh notebook
 
-hn.config.set("web.search_backend", "ddgs")
 %load_ext hermes_nb"""
 
 
@@ -71,15 +73,19 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
     """Execute the quickstart into ``out`` and return the path of ``report.html``."""
     import nbformat
     from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
 
     out.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(find_notebook(), as_version=4)
     if live:
         _live_cells(nb)
     _banner(nb, LIVE_NOTE if live else EMULATOR_NOTE)
-    saved = {k: os.environ.get(k) for k in ("CI", "HERMES_NB_PROGRESS")}
-    os.environ.update(CI="1", HERMES_NB_PROGRESS="0")  # the kernel inherits: no progress bars in the report
+    # The kernel inherits the environment: no progress bars in the report, and live means keyless —
+    # a key in the caller's environment would otherwise send the demo to a paid provider.
+    secrets = [k for k in os.environ if live and is_secret_name(k)]
+    saved = {k: os.environ.get(k) for k in ("CI", "HERMES_NB_PROGRESS", *secrets)}
+    os.environ.update(CI="1", HERMES_NB_PROGRESS="0")
+    for key in secrets:
+        del os.environ[key]
     try:
         client = NotebookClient(
             nb,
@@ -97,19 +103,45 @@ def run_demo(out: Path, *, live: bool = False, theme: str = "light", timeout: in
             else:
                 os.environ[key] = value
     nbformat.write(nb, out / "quickstart.ipynb")
-    exporter = HTMLExporter(template_name="lab", theme=theme)
-    body, _ = exporter.from_notebook_node(nb)
     report = out / "report.html"
-    report.write_text(body, encoding="utf-8")
+    report.write_text(report_html(nb, theme=theme), encoding="utf-8")
     return report
 
 
+#: JupyterLab's export template without what it would fetch from a CDN (require.js, MathJax,
+#: Mermaid, the widget manager): the report's outputs are static HTML and images, so it opens
+#: complete offline and sends no request when it is opened.
+_OFFLINE_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+"""
+
+
+def report_html(nb: Any, *, theme: str = "light") -> str:
+    """``nb`` as one self-contained HTML page that loads nothing from the network."""
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(
+        template_name="lab",
+        theme=theme,
+        extra_loaders=[DictLoader({"hermes_nb_report.html.j2": _OFFLINE_TEMPLATE})],
+        template_file="hermes_nb_report.html.j2",
+    )
+    body, _ = exporter.from_notebook_node(nb)
+    return str(body)
+
+
 def _failure(exc: BaseException) -> str:
-    """The failing cell's own error (``UsageError: PROVIDER_UNAVAILABLE: …``), not nbclient's frame."""
+    """The failing cell's own error, whole (``UsageError: NETWORK_ERROR: …``), not nbclient's frame.
+
+    A magic wraps its message for the notebook's error box; here it is one line again.
+    """
     ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
     if ename:
-        first = str(evalue or "").strip().splitlines()
-        return f"a notebook cell failed: {ename}: {first[0] if first else ''}".rstrip(": ")
+        return f"a notebook cell failed: {ename}: {' '.join(str(evalue or '').split())}".rstrip(": ")
     lines = [line for line in str(exc).strip().splitlines() if line.strip("-= ")]
     return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
 

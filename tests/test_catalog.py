@@ -158,3 +158,8 @@ def test_readme_web_table_lists_exactly_the_registered_providers() -> None:
     listed = _readme_web_table()
     assert len(listed) == len(set(listed))
     assert sorted(listed) == hn.providers("web").names()
+
+
+def test_every_bundled_web_provider_row_links_its_docs() -> None:
+    load_plugins()
+    assert [row.name for row in hn.providers("web") if not row.docs_url.startswith("https://")] == []

@@ -34,7 +34,11 @@ def test_plugins_list_and_info(bundled: Path, hermetic: Path, capsys: pytest.Cap
     make_web_plugin(hermetic / "plugins", "web/beta", "beta")
     code, out, _ = _run(capsys, "plugins", "list")
     assert code == 0
-    assert "web/alpha" in out and "unavailable: missing ALPHA_API_KEY" in out
+    alpha = next(line for line in out.splitlines() if line.startswith("web/alpha"))
+    assert alpha.endswith("(imported on first use, or now with --check); ALPHA_API_KEY not set")
+    code, checked, _ = _run(capsys, "plugins", "list", "--check")  # imported: its provider answers
+    alpha = next(line for line in checked.splitlines() if line.startswith("web/alpha"))
+    assert code == 0 and alpha.endswith("✅ loaded")  # the fixture's provider is always available
     assert "not enabled (run `hermes-nb plugins enable web/beta`)" in out
     code, out, _ = _run(capsys, "plugins", "info", "web/alpha")
     assert code == 0 and "providers:    web:alpha" in out and "missing_env:  ALPHA_API_KEY" in out
@@ -211,3 +215,55 @@ def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "BrokenPipe" not in err and "Traceback" not in err
+
+
+# --- a broken config.yaml --------------------------------------------------------------------------
+
+
+def test_config_show_flags_a_wrong_type_and_config_set_repairs_it(
+    bundled: Path, hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (hermetic / "config.yaml").write_text("plugins:\n  disabled: 5\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "config", "show")
+    assert code == 1
+    assert "plugins.disabled = 5  (config.yaml)  ✗ config plugins.disabled must be a list" in out
+    assert "fix: hermes-nb config set plugins.disabled VALUE" in out
+    code, out, err = _run(capsys, "config", "set", "plugins.disabled", "[]")  # the repair it names works
+    assert (code, err) == (0, "")
+    config.reset()
+    code, out, _ = _run(capsys, "config", "show")
+    assert code == 0 and "✗" not in out
+
+
+def test_config_set_of_an_unknown_key_says_unknown(bundled: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "config", "set", "no.such.key", "1")
+    assert code == 1 and "unknown config key 'no.such.key'" in err and "looks like a secret" not in err
+
+
+def test_doctor_with_a_broken_config_has_no_traceback_and_no_pass_for_a_skip(
+    bundled: Path, hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (hermetic / "config.yaml").write_text("web:\n  search_backend: [brave\n", encoding="utf-8")
+    code, out, err = _run(capsys, "doctor")
+    assert code == 1 and "Traceback" not in out + err
+    assert "plugins: not loaded: " in out and "is not valid YAML (line 3:" in out
+    assert "  FAIL config.yaml: " in out
+    skipped = [line for line in out.splitlines() if "not installed" in line]  # bundled: no brave, no openai
+    assert skipped and all(line.startswith("  skipped ") for line in skipped)
+
+
+def test_plugins_list_and_providers_agree_on_keyless_providers(
+    hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hermes_nb as hn
+
+    code, out, _ = _run(capsys, "plugins", "list", "--check")
+    listed = {line.split()[0]: line for line in out.splitlines() if line.startswith("web/")}
+    rows = {row.name: row for row in hn.providers("web")}
+    assert code == 0 and rows["tavily"].available and rows["tavily"].keyless  # no key: its keyless mode
+    assert "✅ loaded; available keyless (TAVILY_API_KEY not set" in listed["web/tavily"]
+    for name, row in rows.items():  # every provider: the two views say the same
+        mark = listed[f"web/{name}"].split()[3]
+        assert mark == ("✅" if row.available else "❌"), name
+    text = repr(hn.providers("web"))  # words beside the symbols (no emoji font: empty boxes)
+    assert "✅ yes" in text and "❌ no" in text

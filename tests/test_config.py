@@ -111,3 +111,52 @@ def test_one_call_sees_one_version_of_the_file_and_the_next_call_the_edit(
     assert stats.count(str(path)) == 1
     os.utime(path, ns=(1, 1))  # a new mtime whatever the file system's resolution
     assert config.get("web.timeout") == 9
+
+
+# --- a broken config.yaml: flagged, refused at use, repairable --------------------------------------
+
+
+def test_bad_yaml_names_the_line_without_the_parser_traceback(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("web:\n  search_backend: [brave\n", encoding="utf-8")
+    with pytest.raises(InvalidInputError) as info:
+        config.get("web.backend")
+    assert "is not valid YAML (line 3: " in info.value.message and "fix that line" in info.value.message
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "said"),
+    [
+        ("web:\n  search_backend: 42\n", "web.search_backend", "must be a string, got int 42"),
+        ("image_gen:\n  budget_usd: lots\n", "image_gen.budget_usd", "must be a number, got str 'lots'"),
+        ("web: 5\n", "web.search_backend", "web must be a mapping of keys, got int 5"),
+        ("plugins:\n  disabled: 5\n", "plugins.disabled", "must be a list or a string, got int 5"),
+    ],
+)
+def test_a_wrong_type_is_refused_at_use_and_flagged_by_show(
+    hermetic: Path, text: str, key: str, said: str
+) -> None:
+    (hermetic / "config.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidInputError) as info:
+        config.get(key)  # never silently read as the default
+    assert said in info.value.message and f"hermes-nb config set {key} VALUE" in info.value.message
+    flagged = key.split(".")[0] if text.startswith("web: 5") else key  # a section: its own row says it
+    assert [row.key for row in config.show() if said in row.problem] == [flagged]
+    config.set(key, config.KNOWN_KEYS[key][0] if key in config.KNOWN_KEYS else None, persist=True)
+    config.reset()
+    config.get(key)  # `config set` repaired it
+    assert not [row for row in config.show() if row.problem]
+
+
+def test_a_section_that_is_not_a_mapping_says_what_to_set(hermetic: Path) -> None:
+    (hermetic / "config.yaml").write_text("web: 5\n", encoding="utf-8")
+    (row,) = [row for row in config.show() if row.problem]
+    assert row.key == "web" and row.repair == "web.KEY"
+
+
+def test_an_unknown_key_is_unknown_whatever_its_last_word(hermetic: Path) -> None:
+    for key in ("no.such.key", "web.no_such_key"):
+        with pytest.raises(InvalidInputError, match=f"unknown config key '{key}'"):
+            config.set(key, 1)
+    with pytest.raises(InvalidInputError, match="looks like a secret"):
+        config.set("web.brave.api_key", "abc")  # a provider's own key: a secret indeed

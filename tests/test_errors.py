@@ -86,10 +86,9 @@ def scratch_codes() -> Iterator[None]:
 
 
 def test_a_code_declared_on_one_class_is_known_everywhere(scratch_codes: None) -> None:
-    from hermes_nb.notebook import offline_hint
     from hermes_nb.plugins import image_provider
     from hermes_nb.tools import builtin
-    from hermes_nb.web import selection
+    from hermes_nb.web import outage, selection
 
     class TeapotError(errors.ProviderError, code="PROVIDER_TEAPOT", statuses=(418,), error_types=("teapot",), retryable=True, unreachable=True):  # noqa: E501 - the one line under test
         """The provider is a teapot."""
@@ -106,7 +105,7 @@ def test_a_code_declared_on_one_class_is_known_everywhere(scratch_codes: None) -
     # auto selection moves on; tool calls carry the code
     assert selection._retryable(TeapotError("m"))
     assert builtin._failure(TeapotError("m"), "x")["code"] == "PROVIDER_TEAPOT"
-    assert offline_hint.UNREACHABLE_CODES is errors.UNREACHABLE_CODES
+    assert outage.UNREACHABLE_CODES is errors.UNREACHABLE_CODES
     # the README check of tests/test_docs.py sees it (and would fail until its row is written)
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert [c for c in errors.CODES if f"`{c}`" not in readme] == ["PROVIDER_TEAPOT"]

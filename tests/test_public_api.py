@@ -13,7 +13,7 @@ EXPECTED = {
     "search_many", "extract_many",
     "imagine", "aimagine", "imagine_many",
     "asearch_many", "aextract_many", "aimagine_many", "batch",
-    "load_plugins", "providers",
+    "load_plugins", "providers", "plugins",
     "config", "tools", "hooks", "errors", "testing", "store", "cache", "index",
     "SearchResult", "SearchHit", "ExtractResult", "CrawlResult", "Page",
     "ImageResult", "ImageGallery",
@@ -50,3 +50,32 @@ def test_import_has_no_side_effects() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
     assert out.stderr == ""
+
+
+def test_hn_plugins_is_the_package_and_lists_the_plugins() -> None:
+    """``hn.plugins()`` lists plugins beside ``hn.providers()``; the package stays a package."""
+    import importlib
+
+    import hermes_nb.plugins.loader as loader_module
+
+    assert hermes_nb.plugins is importlib.import_module("hermes_nb.plugins")  # one object, still a module
+    assert hermes_nb.plugins.loader is loader_module  # attributes and submodule imports work as before
+    from hermes_nb.plugins import registry  # noqa: F401 - the import itself is the check
+
+    table = hermes_nb.plugins()
+    assert "web/ddgs" in table.names() and table.columns[:2] == ["plugin", "version"]
+    row = next(r for r in table if r.key == "web/ddgs")
+    assert row.source == "bundled" and row.available is None  # not imported yet: not asked
+    checked = {r.key: r for r in hermes_nb.plugins(check=True)}
+    assert checked["web/ddgs"].available is True and "web:ddgs" in checked["web/ddgs"].provides
+    assert "<table" in table._repr_html_() and repr(table).startswith("plugins (")
+
+
+def test_hn_plugins_works_in_a_fresh_interpreter() -> None:
+    code = (
+        "import hermes_nb as hn\n"
+        "import hermes_nb.plugins.registry\n"  # the submodule import sets the attribute: still callable
+        "print(len(hn.plugins()) > 10, callable(hn.plugins), hn.plugins.registry.__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "hermes_nb.plugins.registry"]

@@ -20,12 +20,14 @@ from hermes_nb import config
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.registry import image_providers, normalize_name
-from hermes_nb.plugins.setup_hints import setup_hint
+from hermes_nb.plugins.setup_hints import missing_env, setup_hint
+from hermes_nb.redaction import is_secret_name
 
 __all__ = ["resolve_image_provider", "describe_image_providers", "resolve_model", "takes_seed"]
 
 log = logging.getLogger(__name__)
 
+_KEYS_SHOWN = 3
 _CHOOSE_HINT = 'choose one with hn.config.set("image_gen.provider", "<name>") or %hermes use image <name>'
 
 
@@ -71,13 +73,30 @@ def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
     if len(available) == 1:
         return available[0]
     if not available:
-        options = (
-            "; ".join(f"{p.name}: {_setup_hint(p)}" for p in image_providers.list()) or "none registered"
-        )
-        raise ProviderNotConfiguredError(f"no image provider is available ({options}); then {_CHOOSE_HINT}")
+        raise _none_available()
     names = ", ".join(normalize_name(p.name) for p in available)
     raise ProviderNotConfiguredError(
         f"several image providers are available ({names}) and none is chosen; {_CHOOSE_HINT}"
+    )
+
+
+def _none_available() -> ProviderNotConfiguredError:
+    """One short line: a few keys, the emulator, where each provider's needs are listed.
+
+    Every provider's own hint stays on ``details["needs"]`` (name → hint).
+    """
+    providers = image_providers.list()
+    owners = {normalize_name(p.name): image_providers.owner(normalize_name(p.name)) for p in providers}
+    keys = sorted(
+        {n for p in providers for n in missing_env(p, owners[normalize_name(p.name)]) if is_secret_name(n)}
+    )
+    shown = ", ".join(keys[:_KEYS_SHOWN] + (["…"] if len(keys) > _KEYS_SHOWN else []))
+    key = f"set a key ({shown})" if shown else "set a provider's key"
+    return ProviderNotConfiguredError(
+        f"no image provider is available: {key} with hn.config.set_key(NAME, getpass()), or work offline "
+        "against the emulator (hermes_nb.testing.use_emulator); %hermes providers (or hn.providers()) "
+        "lists what each one needs",
+        details={"needs": {normalize_name(p.name): _setup_hint(p) for p in providers}},
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_nb import config, extras
-from hermes_nb.errors import HermesError
+from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.images import imagine
 from hermes_nb.plugins.registry import image_providers, web_providers
 from hermes_nb.store.database import close_store, get_store
@@ -31,12 +31,22 @@ SAMPLE_PAGE = """<!doctype html><html lang="en"><head><title>Doctor sample</titl
 
 @dataclass(frozen=True)
 class Check:
-    """One check's outcome: ``fix`` says what to do when ``ok`` is false."""
+    """One check's outcome: ``fix`` says what to do when ``ok`` is false; a skipped check is not ok."""
 
     name: str
     ok: bool
     detail: str
     fix: str = ""
+    skipped: bool = False
+
+    @property
+    def status(self) -> str:
+        """The outcome in words: ``ok``, ``FAIL`` or ``skipped`` (symbols alone need an emoji font)."""
+        return "skipped" if self.skipped else "ok" if self.ok else "FAIL"
+
+
+class _Skip(Exception):  # noqa: N818 - a check's outcome, not an error
+    """A check that could not run here (its provider is not installed): neither passed nor failed."""
 
 
 def _convert() -> str:
@@ -51,7 +61,7 @@ def _config() -> str:
 
     problems = config_problems()
     if problems:
-        raise ValueError("; ".join(problems))
+        raise InvalidInputError("; ".join(problems))
     return f"{config.get_hermes_home() / 'config.yaml'} is valid (or absent)"
 
 
@@ -64,13 +74,16 @@ def _store() -> str:
 @contextmanager
 def _emulated(providers: list[str]) -> Iterator[None]:
     """An in-process emulator for ``providers`` and a throw-away ``HERMES_HOME`` (no cache, no files kept)."""
-    from hermes_nb.testing import Emulator, use_emulator  # lazy: only the doctor starts an emulator
+    from hermes_nb.testing import PROVIDER_PREFIXES, Emulator, use_emulator  # lazy: only the doctor
 
     previous = os.environ.get("HERMES_HOME")
-    with tempfile.TemporaryDirectory(prefix="hermes-nb-doctor-") as home, Emulator(seed=0) as emu:
-        os.environ["HERMES_HOME"] = home
+    with tempfile.TemporaryDirectory(prefix="hermes-nb-doctor-") as home:
+        os.environ["HERMES_HOME"] = home  # first: the emulator finds its fakes through this home's config
         try:
-            with use_emulator(emu, providers):
+            missing = [name for name in providers if name not in PROVIDER_PREFIXES]
+            if missing:  # the fakes sit beside the bundled plugins: none there, nothing to check against
+                raise _Skip(f"the bundled {', '.join(missing)} provider and its fake are not installed")
+            with Emulator(seed=0) as emu, use_emulator(emu, providers):
                 yield
         finally:
             if previous is None:
@@ -81,9 +94,9 @@ def _emulated(providers: list[str]) -> Iterator[None]:
 
 
 def _search() -> str:
-    if web_providers.get("brave") is None:
-        return "skipped: the bundled brave provider is not installed"
-    with _emulated(["brave"]):
+    with _emulated(["brave"]):  # looked up inside: a broken config.yaml of the real home does not matter
+        if web_providers.get("brave") is None:
+            raise _Skip("the bundled brave provider is not installed")
         result = search("hermes notebook", limit=3, backend="brave", no_cache=True)
     if not result.hits:
         raise RuntimeError("the emulated search answered with no hits")
@@ -91,9 +104,9 @@ def _search() -> str:
 
 
 def _image() -> str:
-    if image_providers.get("openai") is None:
-        return "skipped: the bundled openai provider is not installed"
-    with _emulated(["openai"]):
+    with _emulated(["openai"]):  # looked up inside: a broken config.yaml of the real home does not matter
+        if image_providers.get("openai") is None:
+            raise _Skip("the bundled openai provider is not installed")
         result = imagine("a doctor's check", backend="openai", no_cache=True)
         first = result if not isinstance(result, list) else result[0]
         size = getattr(first, "width", 0), getattr(first, "height", 0)
@@ -132,11 +145,13 @@ def optional_features() -> list[Check]:
 
 
 def run_checks() -> list[Check]:
-    """Run every check; none raises, each failure says why and how to fix it."""
+    """Run every check; none raises, each failure says why and how to fix it (a skip is not a pass)."""
     out = []
     for name, check in _CHECKS:
         try:
             out.append(Check(name, True, check()))
+        except _Skip as skip:
+            out.append(Check(name, False, f"skipped: {skip}", skipped=True))
         except Exception as exc:  # reported, not raised: the doctor must finish
             detail = exc.message if isinstance(exc, HermesError) else f"{type(exc).__name__}: {exc}"
             fix = exc.details.get("fix", "") if isinstance(exc, HermesError) else ""

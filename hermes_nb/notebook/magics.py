@@ -17,6 +17,7 @@ the full traceback instead. Display options are traits: ``%config HermesMagics.e
 from __future__ import annotations
 
 import functools
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -26,11 +27,12 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.utils.process import arg_split
-from traitlets import Bool, Enum, Integer, TraitError, observe, validate
+from traitlets import Bool, Enum, Integer, observe, validate
 
 from hermes_nb.errors import HermesError, ProviderNotConfiguredError, ProviderNotFoundError
 from hermes_nb.notebook.interpolate import InterpolationError, interpolate
 from hermes_nb.notebook.magic_error import MagicError
+from hermes_nb.notices import note
 
 __all__ = ["HermesMagics", "load_ipython_extension", "unload_ipython_extension"]
 
@@ -67,12 +69,6 @@ def _short_errors(capability: str | None = None) -> Callable[[F], F]:
             except HermesError as exc:
                 if not self.short_errors:
                     raise
-                if capability in ("search", "extract", "crawl"):
-                    from hermes_nb.notebook.offline_hint import offline_line  # lazy: keeps %load_ext fast
-
-                    line = offline_line(exc, capability)
-                    if line is not None:
-                        raise MagicError(_wrapped(line)) from None
                 message = f"{exc.code}: {exc.message}"
                 hint = _HINTS.get(capability or "")
                 if (
@@ -144,6 +140,7 @@ class HermesMagics(Magics):
 
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
+        """Without ipywidgets the option stays off, with a warning naming the extra (not a logged error)."""
         if proposal["value"]:
             from hermes_nb.extras import FeatureNotInstalledError, require  # lazy: keeps %load_ext fast
 
@@ -151,7 +148,8 @@ class HermesMagics(Magics):
                 require("anywidget", "use_widgets")
                 require("ipywidgets", "use_widgets")
             except FeatureNotInstalledError as exc:
-                raise TraitError(f"{exc.message} (the static result views work without it)") from None
+                note(f"{exc.message} (the static result views work without it; use_widgets stays False)")
+                return False
         return bool(proposal["value"])
 
     @observe("max_results", "embed", "use_widgets")
@@ -368,9 +366,14 @@ def load_ipython_extension(ip: Any) -> None:
     _current = magics
     # Discovery reads every manifest; plugin code is imported on first use through the registries'
     # loader hook, which keeps provider SDKs and httpx out of %load_ext (load-time budget).
-    loader.get_plugin_manager().discover()
-    _register_plugin_magics(ip)
-    _fire("session_start")
+    try:
+        loader.get_plugin_manager().discover()
+        _register_plugin_magics(ip)
+        _fire("session_start")
+    except HermesError as exc:
+        # A broken config.yaml: one line naming the fix, not a traceback. The magics stay loaded, so
+        # `%hermes config set` can repair it; every call says the same until it is repaired.
+        print(_wrapped(f"{exc.code}: {exc.message}; then %reload_ext hermes_nb"), file=sys.stderr)
 
 
 def unload_ipython_extension(ip: Any) -> None:

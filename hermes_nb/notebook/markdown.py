@@ -10,6 +10,10 @@ __all__ = ["markdown_to_html"]
 
 _PRE = "white-space:pre-wrap;background:rgba(127,127,127,.12);padding:6px;border-radius:4px"
 _QUOTE = "margin:4px 0;padding-left:8px;border-left:3px solid rgba(127,127,127,.5)"
+_TABLE = "border-collapse:collapse;margin:4px 0;color:inherit"
+_CELL = "padding:2px 8px;border:1px solid rgba(127,127,127,.35);text-align:left;vertical-align:top"
+#: A GFM table's delimiter row: ``|---|:--:|``.
+_DELIMITER = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$")
 
 
 def _e(value: str) -> str:
@@ -43,8 +47,25 @@ def _inline(text: str) -> str:
     return "".join(out)
 
 
+def _row(line: str) -> list[str]:
+    """A table row's cells: split on unescaped ``|``, outer pipes dropped, ``\\|`` kept as ``|``."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f'<th style="{_CELL}">{_inline(c)}</th>' for c in header)
+    body = "".join(
+        "<tr>" + "".join(f'<td style="{_CELL}">{_inline(c)}</td>' for c in row) + "</tr>" for row in rows
+    )
+    return f'<table style="{_TABLE}"><tr>{head}</tr>{body}</table>'
+
+
 def markdown_to_html(text: str) -> str:
-    """A small, safe Markdown subset (headings, paragraphs, lists, quotes, code, links); all else escaped."""
+    """A small, safe Markdown subset (headings, paragraphs, lists, quotes, code, links, tables); all
+    else escaped."""
     blocks: list[str] = []
     para: list[str] = []
     items: list[str] = []
@@ -75,6 +96,15 @@ def markdown_to_html(text: str) -> str:
             blocks.append(f'<pre style="{_PRE}">{_e(chr(10).join(code))}</pre>')
         elif not stripped:
             flush()
+        elif stripped.startswith("|") and i + 1 < len(lines) and _DELIMITER.match(lines[i + 1].strip()):
+            flush()  # a table (CSV and spreadsheets arrive as one): header, delimiter, then its rows
+            header, rows = _row(stripped), []
+            i += 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                rows.append(_row(lines[i]))
+                i += 1
+            blocks.append(_table(header, rows))
+            continue
         elif m := re.match(r"(#{1,6})\s+(.*)", stripped):
             flush()
             level = min(len(m.group(1)) + 2, 6)  # page headings sit below the card title

@@ -23,6 +23,7 @@ from hermes_nb.notebook._html import (
     shorten,
 )
 from hermes_nb.notebook.markdown import markdown_to_html
+from hermes_nb.web.results import first_heading
 
 # --------------------------------------------------------------------------- search
 
@@ -105,13 +106,6 @@ def _confidence_note(page: Any) -> str:
         return ""
     how = ", ".join(str(meta[k]) for k in ("page_type", "extractor") if meta.get(k))
     return f"low extraction confidence {score:.2f}" + (f" ({how})" if how else "")
-
-
-def first_heading(markdown: str) -> str:
-    for line in (markdown or "").splitlines()[:40]:
-        if line.startswith("#"):
-            return line.lstrip("#").strip()
-    return ""
 
 
 def _page_html(page: Any, *, open_: bool) -> str:

@@ -25,7 +25,7 @@ from hermes_nb.extras import require
 from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
 from hermes_nb.notebook.markdown import markdown_to_html
 from hermes_nb.notebook.static import static_bundle
-from hermes_nb.notebook.web_cards import first_heading
+from hermes_nb.web.results import first_heading
 
 __all__ = ["widget", "view_for", "widget_mime", "WidgetView", "PAGE_SIZE", "ESM_PATH"]
 

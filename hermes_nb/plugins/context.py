@@ -124,6 +124,11 @@ class PluginContext:
         """Hermes's registry id of this plugin (its key)."""
         return self.owner
 
+    @property
+    def provider_objects(self) -> list[Any]:
+        """The web and image provider objects this plugin registered (for its availability)."""
+        return [provider for _, provider in self._provider_objects]
+
     # config, state, lifecycle, capabilities ----------------------------------------------------
 
     def get_config(self, key: str, default: Any = None) -> Any:

@@ -97,14 +97,46 @@ class PluginRecord:
         return "loaded" if self.loaded else "not imported yet"
 
     @property
+    def availability(self) -> str:
+        """``available``, ``keyless`` (only through its providers' keyless modes), ``unavailable``,
+        or ``unknown`` (not imported yet: no provider has been asked).
+
+        A provider plugin answers through its providers, exactly as ``%hermes providers`` does, so
+        a vendor whose key is missing but whose keyless mode works is never called unavailable.
+        """
+        if self.error or not self.enabled:
+            return "unavailable"
+        if not self.loaded:
+            return "unknown"
+        providers = self.context.provider_objects if self.context is not None else []
+        if not providers:
+            return "unavailable" if self.missing_env else "available"
+        verdicts = {_readiness(provider) for provider in providers}
+        for verdict in ("available", "keyless"):
+            if verdict in verdicts:
+                return verdict
+        return "unavailable"
+
+    @property
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"
         if not self.enabled:
             return self.reason
-        missing = self.missing_env
-        state = "loaded" if self.loaded else "not imported yet (imported on first use, or now with --check)"
-        return f"{state}; unavailable: missing {', '.join(missing)}" if missing else state
+        missing = ", ".join(self.missing_env)
+        availability = self.availability
+        if availability == "unknown":
+            state = "not imported yet (imported on first use, or now with --check)"
+            return f"{state}; {missing} not set" if missing else state
+        if availability == "keyless":
+            return f"loaded; available keyless ({missing} not set: the keyed API needs it)" if missing else (
+                "loaded; available keyless"
+            )
+        if availability == "unavailable":
+            return f"loaded; unavailable: missing {missing}" if missing else (
+                "loaded; unavailable (`hermes-nb doctor` or `%hermes providers` says what it needs)"
+            )
+        return "loaded"
 
     def to_dict(self) -> dict[str, Any]:
         m, reg = self.manifest, self.registered
@@ -121,7 +153,8 @@ class PluginRecord:
             "enabled": self.enabled,
             "loaded": self.loaded,
             "state": self.state,
-            "available": self.loaded and not self.error and not missing,
+            "available": self.availability in ("available", "keyless"),
+            "availability": self.availability,
             "missing_env": missing,
             "requires_env": m.env_names,
             "providers": list(reg.providers),
@@ -137,6 +170,17 @@ class PluginRecord:
             "overrides": list(self.overrides),
             "status": self.status,
         }
+
+
+def _readiness(provider: Any) -> str:
+    """``available`` (keyed or configured), ``keyless`` or "" — as selection judges it."""
+    for verdict, probe in (("available", "is_available"), ("keyless", "is_keyless_available")):
+        try:
+            if getattr(provider, probe)():
+                return verdict
+        except Exception:  # a plugin's probe must not break a listing
+            return ""
+    return ""
 
 
 def _sources() -> list[tuple[str, Path]]:

@@ -39,7 +39,7 @@ from typing import Any, cast
 from hermes_nb import config
 from hermes_nb._services import services
 from hermes_nb._state import on_reset
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.plugins import registry
 from hermes_nb.plugins.context import CliCommand, PluginContext, PluginMagic
 from hermes_nb.plugins.discovery import (
@@ -396,10 +396,18 @@ def get_plugin_commands() -> dict[str, CliCommand]:
     return dict(manager.cli_commands)
 
 
+#: Discovery failures already logged by ``load_for_lookup`` (a registry looks up often).
+_reported: set[str] = set()
+
+
 def load_for_lookup(capability: str, name: str | None) -> None:
     """``ensure_loaded`` for a registry lookup, which must never fail because discovery did."""
     try:
         ensure_loaded(capability, name)
+    except HermesError as exc:  # a broken config.yaml: its one line, once, not a traceback per lookup
+        if exc.message not in _reported:
+            _reported.add(exc.message)
+            log.warning("plugins not loaded: %s", exc)
     except Exception:
         log.exception("plugin loading for %s %r failed", capability, name)
 
@@ -414,4 +422,5 @@ def _forget() -> None:
 @on_reset
 def _reset() -> None:
     _forget()
+    _reported.clear()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 from hermes_nb.config_keys import Setting
+from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.loader import get_plugin_manager
 
 __all__ = ["plugin_settings"]
@@ -24,6 +25,8 @@ def plugin_settings() -> dict[str, Setting]:
     _inside.active = True
     try:
         records = get_plugin_manager().discover()
+    except InvalidInputError:
+        return {}  # config.yaml's own plugins.* keys are broken: `config show` names them; no plugin is known
     finally:
         _inside.active = False
     found: dict[str, Setting] = {}

@@ -12,7 +12,7 @@ from typing import Any
 
 from hermes_nb.errors import ContentFetchError, ProviderError
 from hermes_nb.plugins.contracts import violation
-from hermes_nb.web.results import NO_RESULT_FOR_URL, Page, SearchHit
+from hermes_nb.web.results import NO_RESULT_FOR_URL, Page, SearchHit, first_heading
 
 __all__ = ["parse_search_envelope", "parse_extract_envelope", "parse_crawl_envelope"]
 
@@ -71,12 +71,14 @@ def _page_from_item(item: dict[str, Any], url: str) -> Page:
     metadata: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, dict) else {}
     if item.get("blocked_by_policy"):
         metadata = {**metadata, "blocked_by_policy": item["blocked_by_policy"]}
-    content = item.get("content")
+    given = item.get("content")
+    content = given if isinstance(given, str) else ""
     raw = item.get("raw_content")
+    text = raw if isinstance(raw, str) and raw else content
     return Page(
         url=url,
-        title=_text(item.get("title")),
-        content=content if isinstance(content, str) else "",
+        title=_text(item.get("title")) or ("" if error else first_heading(text)),  # the card's title too
+        content=content,
         raw_content=raw if isinstance(raw, str) and raw else None,
         metadata=dict(metadata),
         error=str(error) if error else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, overload
@@ -22,10 +23,29 @@ __all__ = [
     "search_result_from_record",
     "extract_result_from_record",
     "NO_RESULT_FOR_URL",
+    "first_heading",
 ]
 
 #: Per-URL error when an extract backend silently drops a URL (Hermes's wording).
 NO_RESULT_FOR_URL = "Extract backend returned no result for this URL"
+
+_HEADING = re.compile(r"#{1,6}\s+(\S.*?)\s*#*\s*$")
+
+
+def first_heading(markdown: str) -> str:
+    """The first Markdown heading in the first 40 lines, outside code fences ("" when none).
+
+    A page's title when its provider gave none (Tavily and other Markdown-only extractors).
+    """
+    fenced = False
+    for line in (markdown or "").splitlines()[:40]:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        match = None if fenced else _HEADING.match(line)
+        if match:
+            return match.group(1)
+    return ""
 
 
 def _mimebundle(obj: object) -> Any:

@@ -22,6 +22,7 @@ from typing import Any
 
 from hermes_nb import config
 from hermes_nb.errors import HermesError, InvalidInputError
+from hermes_nb.notices import note
 from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, deadline_for
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.store import get_store, replay, requests
@@ -138,6 +139,7 @@ class _Search:
             return None
         data, provider, created = found
         hits = [SearchHit(**hit) for hit in data["hits"]]
+        _note(data.get("warnings", []))
         return SearchResult(
             query=self.query,
             hits=hits,
@@ -192,7 +194,14 @@ class _Search:
         )
         record = {"hits": [h.to_dict() for h in hits], "effective_limit": effective, "warnings": warnings}
         replay.keep(self.key, provider, record, self.mode, store=self.cacheable)
+        _note(warnings)
         return result
+
+
+def _note(warnings: list[str]) -> None:
+    """The result's notes, shown even when the result is assigned and never displayed."""
+    for warning in warnings:
+        note(str(warning))
 
 
 @config.consistent()  # one look at config.yaml per call
@@ -223,6 +232,18 @@ async def asearch(
 
 
 # --- extract ---------------------------------------------------------------------------------
+
+
+def _check_max_chars(max_chars: object) -> int | None:
+    """``max_chars`` within the window kept inline; a value outside it is noted, never silently moved."""
+    if max_chars is None:
+        return None
+    number = _check_int("max_chars", max_chars, 1, 1 << 62)
+    budget = longtext.char_budget(number)
+    if budget != number:
+        where = "below the floor" if budget > number else "above the ceiling"
+        note(f"max_chars={number:,} is {where} of {budget:,} characters kept inline; using {budget:,}")
+    return budget
 
 
 class _Extract:
@@ -293,7 +314,9 @@ def extract(
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` fetches again and overwrites.
     A ``pathlib.Path`` is a local file, read through the same converters (PDF, HTML, Markdown, CSV …).
+    ``max_chars`` outside 2,000..500,000 is noted (a ``HermesWarning``) and moved to the bound.
     """
+    max_chars = _check_max_chars(max_chars)
     if local_files.has_paths(urls):
         return local_files.extract_mixed(
             urls,
@@ -317,6 +340,7 @@ async def aextract(
     refresh: bool = False,
 ) -> ExtractResult:
     """Async twin of ``extract``."""
+    max_chars = _check_max_chars(max_chars)
     with config.consistent():
         if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
             return await asyncio.to_thread(

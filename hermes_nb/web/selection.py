@@ -42,6 +42,7 @@ from hermes_nb.errors import (
 from hermes_nb.plugins.registry import normalize_name, web_providers
 from hermes_nb.plugins.setup_hints import missing_env, setup_hint
 from hermes_nb.plugins.web_provider import WebSearchProvider
+from hermes_nb.web.outage import keyless_outage
 from hermes_nb.web.results import Attempt
 
 __all__ = [
@@ -310,7 +311,9 @@ class _Walk:
         self.start = clock()
         self.began = self.start
         self.attempts: list[Attempt] = []
+        self.keyless: list[bool] = []  # per attempt: the provider was in the keyless tier
         self.last: HermesError | None = None
+        self.timed_out = False
 
     def may_start(self, provider: WebSearchProvider) -> bool:
         """False once the deadline has passed (the first provider is always tried)."""
@@ -321,6 +324,7 @@ class _Walk:
                 "raise web.deadline or pass backend= to use one provider",
                 provider=normalize_name(provider.name),
             )
+            self.timed_out = True
             return False
         self.began = self.clock()
         return True
@@ -329,6 +333,7 @@ class _Walk:
         """Record a failure; True when the next candidate should be tried."""
         err = _as_hermes(exc, normalize_name(provider.name))
         self.attempts.append(Attempt(normalize_name(provider.name), _code(err), err.message, self._elapsed()))
+        self.keyless.append(tier_of(provider) == "keyless")
         self.last = err
         return self.explicit is None and _retryable(err)
 
@@ -342,8 +347,13 @@ class _Walk:
         return round(self.clock() - self.began, 6)
 
     def error(self) -> HermesError:
+        """The last error with ``details["attempts"]``; a keyless outage gives the one stable message."""
         assert self.last is not None
         self.last.details["attempts"] = list(self.attempts)
+        if self.explicit is None and not self.timed_out:
+            outage = keyless_outage(self.capability, self.attempts, self.keyless, self.last)
+            if outage is not None:
+                return outage
         return self.last
 
 

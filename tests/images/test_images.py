@@ -133,8 +133,10 @@ def test_several_available_require_a_choice(fake: FakeProvider) -> None:
 def test_no_provider_available_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(image_providers, "loader", lambda kind, name: None)
     image_providers.register(FakeProvider("paid", available=False, key="PAID_API_KEY"))
-    with pytest.raises(ProviderNotConfiguredError, match=r"no image provider is available.*PAID_API_KEY"):
+    wanted = r"no image provider is available.*PAID_API_KEY"
+    with pytest.raises(ProviderNotConfiguredError, match=wanted) as info:
         images.resolve_image_provider()
+    assert "set PAID_API_KEY" in info.value.details["needs"]["paid"]  # each provider's own hint stays here
 
 
 def test_explicit_unavailable_fails_naming_env_var(fake: FakeProvider) -> None:

@@ -41,3 +41,31 @@ def test_unknown_and_missing_subcommands_name_the_choices() -> None:
         commands.run([])
     with pytest.raises(UsageError, match="unknown %hermes subcommand 'nope'"):
         commands.run(["nope"])
+
+
+def test_doctor_says_skipped_in_words_and_never_passes_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hermes_nb.notebook import doctor
+    from hermes_nb.notebook.commands import doctor as command
+
+    def skipped() -> str:
+        raise doctor._Skip("the bundled brave provider is not installed")
+
+    monkeypatch.setattr(doctor, "_CHECKS", [("search (emulator)", skipped), ("store", doctor._store)])
+    (skip, store) = doctor.run_checks()
+    assert (skip.ok, skip.skipped, skip.status) == (False, True, "skipped")
+    assert (store.ok, store.status) == (True, "ok")
+    rows = {row[0]: row for row in command.run([]).rows}
+    assert rows["search (emulator)"][1] == "– skipped"
+    assert rows["search (emulator)"][2] == "skipped: the bundled brave provider is not installed"
+    assert rows["store"][1] == "✅ ok"
+
+
+def test_config_show_flags_what_would_be_refused(hermetic: Path) -> None:
+    from hermes_nb.notebook.commands import config as command
+
+    (hermetic / "config.yaml").write_text("web:\n  search_backend: 42\n", encoding="utf-8")
+    table = command.run(["show"])
+    assert table.headers == ["key", "value", "source", "problem"]
+    (row,) = [row for row in table.rows if row[3]]
+    assert row[0] == "web.search_backend" and "must be a string" in row[3]
+    assert row[3].endswith("fix: %hermes config set web.search_backend VALUE")

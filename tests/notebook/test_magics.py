@@ -279,7 +279,7 @@ def test_hermes_listings(ip: InteractiveShell) -> None:
 
 
 class OfflineKeyless(FakeWeb):
-    """A keyless provider without network: a different engine error on every call, like ddgs offline."""
+    """A keyless provider without network: a different DNS error on every call."""
 
     name = "offline-keyless"
     tier = "keyless"
@@ -289,10 +289,10 @@ class OfflineKeyless(FakeWeb):
         self.calls = 0
 
     def search(self, query: str, limit: int = 5) -> Any:
-        from hermes_nb.errors import ProviderUnavailableError
+        from hermes_nb.errors import NetworkError
 
         self.calls += 1
-        raise ProviderUnavailableError(f"DNSError: engine-{self.calls}.example not found", provider=self.name)
+        raise NetworkError(f"DNSError: engine-{self.calls}.example not found", provider=self.name)
 
 
 class KeyedButUnset(FakeWeb):
@@ -306,11 +306,23 @@ class KeyedButUnset(FakeWeb):
         return {"name": "Keyed", "env_vars": [{"key": "KEYED_API_KEY"}]}
 
 
+class SelfHostedUnset(FakeWeb):
+    name = "searxng"
+    tier = "self_hosted"
+
+    def is_available(self) -> bool:
+        return False
+
+
 def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hermes_nb as hn
+    from hermes_nb.errors import NetworkError
+
     monkeypatch.setattr(web_providers, "loader", None)
     web_providers.clear()
     web_providers.register(OfflineKeyless())
     web_providers.register(KeyedButUnset())
+    web_providers.register(SelfHostedUnset())
     config.unset("web.search_backend")
     lines = []
     for _ in range(2):
@@ -318,10 +330,14 @@ def test_no_key_no_network_is_one_stable_line(ip: InteractiveShell, monkeypatch:
             ip.run_line_magic("web_search", "anything")
         lines.append(str(info.value))
     assert lines[0] == lines[1]  # the same words every run, so saved notebooks do not change
-    assert "DNSError" not in lines[0]
+    assert "DNSError" not in lines[0] and "Full detail" not in lines[0]
     text = " ".join(lines[0].split())  # wrapped between words for JupyterLab's error box
     for way in ("KEYED_API_KEY", "hn.config.set_key", "use_emulator", "web.searxng.base_url"):
         assert way in text
+    with pytest.raises(NetworkError) as sdk:  # the Python API says the same
+        hn.search("anything")
+    assert text == f"{sdk.value.code}: {sdk.value.message}"
+    assert [a.code for a in sdk.value.details["attempts"]] == ["NETWORK_ERROR"]
 
 
 def test_a_keyed_failure_keeps_its_own_message(ip: InteractiveShell) -> None:
@@ -345,16 +361,23 @@ def test_an_expression_in_double_braces_is_reported_not_sent(ip: InteractiveShel
         ip.run_line_magic("web_extract", "{{urls[0]}}")
 
 
-def test_use_widgets_without_ipywidgets_names_the_extra(
-    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+def test_use_widgets_without_ipywidgets_is_a_warning_naming_the_extra(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     import sys
 
-    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # any import of it fails: not installed
+    monkeypatch.setitem(sys.modules, "anywidget", None)  # any import of it fails: not installed
+    from hermes_nb.notices import HermesWarning
+
     magics = ip.magics_manager.registry["HermesMagics"]
-    with pytest.raises(TraitError, match=r"pip install 'hermes_nb\[widgets\]'"):
+    with pytest.warns(HermesWarning, match=r"pip install 'hermes_nb\[widgets\]'"):
         magics.use_widgets = True
     assert magics.use_widgets is False
+    caplog.clear()
+    with pytest.warns(HermesWarning):  # %config HermesMagics.use_widgets = True: a warning, not ERROR:root:
+        ip.run_line_magic("config", "HermesMagics.use_widgets = True")
+    assert caplog.records == [] and magics.use_widgets is False
+    assert rendering.get_options()["use_widgets"] is False
 
 
 def test_long_errors_wrap_between_words(ip: InteractiveShell) -> None:
@@ -379,3 +402,70 @@ def test_load_ext_keeps_heavy_modules_off_the_start_up_path(tmp_path: Path) -> N
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"  # each is imported on first use, not by %load_ext
+
+
+def test_imagine_without_any_provider_is_one_short_line(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class PaidUnset(FakeImages):
+        def __init__(self, name: str, key: str) -> None:
+            self.name, self.key = name, key  # type: ignore[misc]  # a plain attribute on the fake
+
+        def is_available(self) -> bool:
+            return False
+
+        def get_setup_schema(self) -> dict[str, Any]:
+            return {"name": self.name, "env_vars": [{"key": self.key}]}
+
+    monkeypatch.setattr(image_providers, "loader", None)
+    image_providers.clear()
+    for i in range(12):  # as many providers as are bundled: the message does not grow with them
+        image_providers.register(PaidUnset(f"paid{i:02}", f"PAID{i:02}_API_KEY"))
+    config.unset("image_gen.provider")
+    with pytest.raises(UsageError) as info:
+        ip.run_line_magic("imagine", "a lighthouse")
+    text = str(info.value)
+    assert len(text) < 400 and text.count("\n") <= 5  # not twenty lines
+    flat = " ".join(text.split())
+    assert flat.startswith("PROVIDER_NOT_CONFIGURED: no image provider is available")
+    assert "PAID00_API_KEY" in flat and "…" in flat and "PAID11_API_KEY" not in flat
+    assert "use_emulator" in flat and "%hermes providers" in flat and "Full detail" not in flat
+
+
+def test_a_capped_count_is_noted_when_the_result_is_assigned(ip: InteractiveShell) -> None:
+    from hermes_nb.notices import HermesWarning
+
+    class Capped(FakeWeb):
+        name = "capped"
+        max_limit = 20
+
+    web_providers.register(Capped())
+    with pytest.warns(HermesWarning) as seen:
+        result = ip.run_cell("r = %web_search -b capped -n 1000 anything")
+    assert result.success and result.result is None  # assigned: nothing is displayed …
+    notes = [str(w.message) for w in seen]  # … and the caps are still said
+    assert "capped returns at most 20 results; asked for 100" in notes
+    assert "at most 100 results per search; asked for 1000" in notes
+    assert all(not w.filename.endswith(".py") or "hermes_nb" not in w.filename for w in seen)
+
+
+def test_load_ext_with_a_broken_config_is_one_line_and_repairable(
+    hermetic: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (hermetic / "config.yaml").write_text("plugins:\n  disabled: 5\n", encoding="utf-8")
+    shell = InteractiveShell.instance()
+    capsys.readouterr()
+    result = shell.run_cell("%load_ext hermes_nb")
+    try:
+        err = capsys.readouterr().err
+        assert result.success and "Traceback" not in err
+        flat = " ".join(err.split())
+        assert flat.startswith("INVALID_INPUT: ") and "plugins.disabled must be a list" in flat
+        assert "%hermes config set" in flat and flat.endswith("then %reload_ext hermes_nb")
+        shell.run_line_magic("hermes", "config set plugins.disabled []")  # the magics stayed to repair it
+        config.save({"plugins.disabled": []})
+        shell.extension_manager.reload_extension("hermes_nb")
+        assert "web_search" in shell.magics_manager.magics["line"]
+        assert capsys.readouterr().err == ""
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")

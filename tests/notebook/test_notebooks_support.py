@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import re
 from pathlib import Path
 
@@ -88,7 +89,8 @@ def test_live_mode_drops_emulator_cells() -> None:
     nb = nbformat.read(demo.find_notebook(), as_version=4)
     demo._live_cells(nb)
     sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert "Emulator(" not in sources and "emu." not in sources and "ddgs" in sources
+    assert "Emulator(" not in sources and "emu." not in sources
+    assert "_backend" not in sources  # auto selection, as in a fresh notebook: the same errors offline
 
 
 @pytest.mark.slow
@@ -99,6 +101,29 @@ def test_demo_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert demo.EMULATOR_NOTE in report
     assert "hermes-nb-search" in report and "data:image/jpeg;base64" in report
+    assert _fetched(report) == []  # the report loads nothing from a CDN
+
+
+def _fetched(page: str) -> list[str]:
+    """What opening ``page`` would fetch from the network: scripts, stylesheets, module imports."""
+    found = re.findall(r"<(?:script|img|iframe)\b[^>]*\bsrc=[\"']?(https?:|//)[^\"'\s>]*", page, re.I)
+    found += re.findall(r"<link\b[^>]*\bhref=[\"']?((?:https?:)?//[^\"'\s>]*)", page, re.I)
+    found += re.findall(r"(?:import\(|@import\s+(?:url\()?)[\"']?((?:https?:)?//[^\"')\s]*)", page, re.I)
+    return found
+
+
+def test_the_report_template_loads_nothing_from_a_cdn() -> None:
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    two = new_output("execute_result", {"text/plain": "2"}, execution_count=1)
+    nb = new_notebook(cells=[
+        new_markdown_cell("An equation $e^{i\\pi} + 1 = 0$ and a [link](https://example.org/)."),
+        new_code_cell("1 + 1", outputs=[two]),
+    ])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    page = demo.report_html(nb)
+    assert "e^{i" in page and ">2<" in page.replace("\n", "")  # the cells are there …
+    assert _fetched(page) == [] and "cdnjs" not in page and "unpkg" not in page  # … and nothing is fetched
 
 
 def test_a_failing_demo_cell_is_reported_by_its_own_error() -> None:
@@ -107,12 +132,29 @@ def test_a_failing_demo_cell_is_reported_by_its_own_error() -> None:
     from hermes_nb.demo import _failure
 
     exc = CellExecutionError(
-        "------------------\n%web_search x\n------------------\n\nUsageError: PROVIDER_UNAVAILABLE: …\n",
+        "------------------\n%web_search x\n------------------\n\nUsageError: NETWORK_ERROR: …\n",
         "UsageError",
-        "PROVIDER_UNAVAILABLE: web search failed: no provider with a key is set up",
+        "NETWORK_ERROR: web search failed: no provider with a key is set\nup and the keyless ones could not"
+        "\nreach the web. Ways forward: …",  # as the magic wraps it for the notebook
     )
-    assert _failure(exc) == (
-        "a notebook cell failed: UsageError: PROVIDER_UNAVAILABLE: web search failed: "
-        "no provider with a key is set up"
+    assert _failure(exc) == (  # the whole message, on one line, with the notebook's code
+        "a notebook cell failed: UsageError: NETWORK_ERROR: web search failed: "
+        "no provider with a key is set up and the keyless ones could not reach the web. Ways forward: …"
     )
     assert _failure(RuntimeError("kernel died\n------------------")) == "RuntimeError: kernel died"
+
+
+def test_a_live_demo_runs_keyless(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The kernel of ``--live`` sees no key from the caller's environment: keyless, as its note says."""
+    import nbclient
+
+    seen: dict[str, str | None] = {}
+
+    def execute(self: object) -> None:
+        seen.update(key=os.environ.get("BRAVE_SEARCH_API_KEY"), ci=os.environ.get("CI"))
+
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", "brave-" + "k" * 20)
+    monkeypatch.setattr(nbclient.NotebookClient, "execute", execute)
+    demo.run_demo(tmp_path / "out", live=True)
+    assert seen == {"key": None, "ci": "1"}
+    assert os.environ["BRAVE_SEARCH_API_KEY"] == "brave-" + "k" * 20  # restored afterwards

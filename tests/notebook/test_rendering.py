@@ -212,3 +212,21 @@ def test_search_widget_pages_and_its_extract_button_calls_the_sdk() -> None:
     assert "body of the page" in view.detail_html and not view.busy
     view._handle_custom_msg({"type": "extract", "url": "https://elsewhere.test/"}, [])
     assert calls == [["https://ex.test/6"]] and "not one of these results" in view.detail_html
+
+
+def test_a_csv_extract_card_renders_its_table(tmp_path: Path) -> None:
+    import hermes_nb as hn
+
+    path = tmp_path / "scores.csv"
+    path.write_text("name,score\nada,3\nbob <b>,5\n", encoding="utf-8")
+    result = hn.extract(path)
+    html_out = rendering.mimebundle(result)["text/html"]
+    assert "<table" in html_out and ">name</th>" in html_out and ">score</th>" in html_out
+    assert ">ada</td>" in html_out and ">bob &lt;b&gt;</td>" in html_out  # cells escaped
+    assert "|---|" not in html_out  # not the Markdown source as a paragraph
+
+
+def test_markdown_tables_keep_escaped_pipes_and_stop_at_the_first_other_line() -> None:
+    out = markdown_to_html("| a | b\\|c |\n|:--|--:|\n| 1 | 2 |\nafter")
+    assert out.count("<tr>") == 2 and ">b|c</th>" in out and out.endswith("<p>after</p>")
+    assert "<table" not in markdown_to_html("| not a table |\njust text")  # no delimiter row

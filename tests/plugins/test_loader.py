@@ -217,10 +217,28 @@ def test_missing_env_is_listed_not_fatal(bundled: Path, monkeypatch: pytest.Monk
     make_web_plugin(bundled, "web/keyed", "keyed", extra_manifest="requires_env:\n  - KEYED_API_KEY\n")
     row = _by_key()["web/keyed"]
     assert row["missing_env"] == ["KEYED_API_KEY"] and row["available"] is False
-    assert "unavailable: missing KEYED_API_KEY" in row["status"]
+    assert row["availability"] == "unknown"  # not imported: no provider asked yet, so no verdict …
+    assert row["status"].endswith("; KEYED_API_KEY not set")  # … only the fact
     assert web_providers.get("keyed") is not None  # still importable
-    monkeypatch.setenv("KEYED_API_KEY", "k")
-    assert _by_key()["web/keyed"]["available"] is True
+    row = _by_key()["web/keyed"]  # imported: its provider answers, as %hermes providers shows it
+    assert row["availability"] == "available" and row["available"] is True
+
+
+def test_a_keyless_provider_plugin_is_available_keyless_not_missing_its_key(
+    bundled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_web_plugin(bundled, "web/vendor", "vendor", extra_manifest="requires_env:\n  - VENDOR_API_KEY\n")
+    provider = web_providers.get("vendor")
+    assert provider is not None
+    monkeypatch.setattr(type(provider), "is_available", lambda self: False)
+    monkeypatch.setattr(type(provider), "is_keyless_available", lambda self: True, raising=False)
+    row = _by_key()["web/vendor"]
+    assert row["availability"] == "keyless" and row["available"] is True
+    assert row["status"] == "loaded; available keyless (VENDOR_API_KEY not set: the keyed API needs it)"
+    monkeypatch.setattr(type(provider), "is_keyless_available", lambda self: False)
+    row = _by_key()["web/vendor"]
+    assert row["availability"] == "unavailable"
+    assert row["status"] == "loaded; unavailable: missing VENDOR_API_KEY"
 
 
 def test_enable_disable_persist(bundled: Path, user: Path, hermetic: Path) -> None:

@@ -175,7 +175,7 @@ def test_a_hanging_image_provider_times_out(release: threading.Event) -> None:
 
 def test_a_deadline_that_is_not_a_number_names_the_key(hermetic: Path) -> None:
     (hermetic / "config.yaml").write_text("web:\n  deadline: abc\n")  # set refuses it; a file can hold it
-    with pytest.raises(errors.InvalidInputError, match=r"web\.deadline = 'abc'"):
+    with pytest.raises(errors.InvalidInputError, match=r"web\.deadline must be a number, got str 'abc'"):
         deadline.deadline_for("search")
 
 

@@ -250,3 +250,116 @@ def test_a_keyless_mode_serves_only_its_declared_capabilities(only_registered: N
     keyed.keyless_capabilities = ("search",)  # type: ignore[attr-defined]
     add(keyed)
     assert [p.name for p in selection.candidates("extract")] == ["keyedvendor"]  # with its key: everything
+
+
+# --- no key, no network: one stable message -------------------------------------------------------
+
+
+class Unreachable(Fake):
+    """Keyless without network: a different host in every error, as real DNS failures read."""
+
+    crawls = False
+
+    def __init__(self, name: str, *, crawls: bool = False, tier: str | None = "commercial") -> None:
+        super().__init__(name, tier=tier, fail=None)
+        self.crawls, self.n = crawls, 0
+
+    def supports_crawl(self) -> bool:
+        return self.crawls
+
+    def search(self, query: str, limit: int = 5) -> Any:
+        self.n += 1
+        raise errors.NetworkError(f"{self.name}: could not connect to edge-{self.n}.{self.name}.test")
+
+    def crawl(self, url: str, **kwargs: Any) -> Any:
+        self.n += 1
+        raise errors.ContentFetchError(f"could not resolve host 'site-{self.n}.test'")
+
+
+class SelfHosted(Fake):
+    def __init__(self, name: str, *, crawls: bool = False) -> None:
+        super().__init__(name, tier="self_hosted", available=False, keyless=False)
+        self.crawls = crawls
+
+    def supports_crawl(self) -> bool:
+        return self.crawls
+
+
+class Keyed(Fake):
+    def __init__(self, name: str, env: str, *, crawls: bool = False) -> None:
+        super().__init__(name, available=False, keyless=False)
+        self.env, self.crawls = env, crawls
+
+    def supports_crawl(self) -> bool:
+        return self.crawls
+
+    def get_setup_schema(self) -> dict[str, Any]:
+        return {"name": self.name, "env_vars": [{"key": self.env}]}
+
+
+def _offline_world() -> None:
+    add(
+        Unreachable("keenable"),
+        Unreachable("firecrawl"),
+        Unreachable("direct", crawls=True, tier="keyless"),
+        Keyed("brave", "BRAVE_SEARCH_API_KEY"),
+        Keyed("tavily", "TAVILY_API_KEY", crawls=True),
+        SelfHosted("searxng"),
+        SelfHosted("firecrawl-selfhosted", crawls=True),
+    )
+
+
+def crawl(provider: WebSearchProvider) -> Any:
+    return provider.crawl("https://site.test/")  # type: ignore[attr-defined]  # the fakes crawl
+
+
+def test_no_key_no_network_is_one_stable_error_naming_three_ways(only_registered: None) -> None:
+    _offline_world()
+    messages = []
+    for _ in range(2):
+        with pytest.raises(errors.NetworkError) as info:
+            selection.run("search", search)
+        messages.append(info.value.message)
+    assert messages[0] == messages[1]  # the same words every run: a saved notebook does not change
+    text = messages[0]
+    assert "edge-" not in text and "firecrawl:" not in text  # not the last provider's DNS error
+    assert "BRAVE_SEARCH_API_KEY" in text and "hn.config.set_key" in text  # a key
+    assert "hermes_nb.testing.use_emulator" in text  # the emulator
+    assert "web.searxng.base_url" in text  # a self-hosted server that can search
+    assert "Full detail" not in text
+    attempts = info.value.details["attempts"]  # what each provider said stays on the error
+    assert [a.provider for a in attempts] == ["direct", "keenable", "firecrawl"]
+    assert {a.code for a in attempts} == {"NETWORK_ERROR"} and "edge-" in attempts[0].message
+
+
+def test_crawl_outage_suggests_only_providers_that_crawl(
+    only_registered: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_nb.web import outage
+
+    monkeypatch.setitem(outage.SELF_HOSTED, "firecrawl-selfhosted", ("Firecrawl", "web.firecrawl.base_url"))
+    _offline_world()
+    with pytest.raises(errors.NetworkError) as info:
+        selection.run("crawl", crawl)
+    text = info.value.message
+    assert text.startswith("web crawl failed:")
+    assert "SearXNG" not in text and "searxng" not in text  # SearXNG cannot crawl
+    assert "BRAVE_SEARCH_API_KEY" not in text and "TAVILY_API_KEY" in text  # only keys of crawlers
+    assert "web.firecrawl.base_url" in text
+    assert [a.code for a in info.value.details["attempts"]] == ["CONTENT_FETCH_FAILED"]
+
+
+def test_the_outage_message_is_only_for_keyless_rings(only_registered: None) -> None:
+    keyed = Fake("brave", available=True, keyless=False, fail=errors.NetworkError("brave: no route"))
+    add(keyed, Unreachable("keenable"))
+    with pytest.raises(errors.NetworkError) as info:
+        selection.run("search", search)
+    assert info.value.message.startswith("keenable: could not connect")  # a key was set: its own story
+    with pytest.raises(errors.NetworkError, match="brave: no route"):
+        selection.run("search", search, backend="brave")  # explicit: that provider's own error
+
+
+def test_a_slow_or_rate_limited_keyless_ring_keeps_its_own_error(only_registered: None) -> None:
+    add(Fake("keenable", fail=errors.TimeoutError_("keenable timed out")))
+    with pytest.raises(errors.TimeoutError_, match="keenable timed out"):
+        selection.run("search", search)  # slow is not "no network": the precise error stays

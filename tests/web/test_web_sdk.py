@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from hermes_nb import config, errors, web
+from hermes_nb.notices import HermesWarning
 from hermes_nb.plugins.registry import web_providers
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.web.envelopes import parse_extract_envelope, parse_search_envelope
@@ -198,6 +199,7 @@ def test_search_returns_typed_result(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize(("given", "sent"), [(500, 100), ("7", 7), (3.9, 3)])
+@pytest.mark.filterwarnings("ignore::hermes_nb.notices.HermesWarning")
 def test_limit_is_capped_with_a_note(engine: Engine, given: Any, sent: int) -> None:
     result = web.search("q", given)
     assert engine.calls[-1] == ("search", ("q", sent)) and result.limit == sent
@@ -213,9 +215,46 @@ def test_limit_below_one_is_an_error(engine: Engine, given: Any) -> None:
 
 def test_a_provider_cap_is_noted(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(type(engine), "max_limit", 2, raising=False)
-    result = web.search("q", 5)
+    with pytest.warns(HermesWarning):
+        result = web.search("q", 5)
     assert "engine returns at most 2 results; asked for 5" in result.warnings
     assert "note: engine returns at most 2 results; asked for 5" in repr(result._repr_mimebundle_())
+
+
+def test_a_cap_is_noted_even_when_the_result_is_never_displayed(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import warnings
+
+    monkeypatch.setattr(type(engine), "max_limit", 2, raising=False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")  # Python's own rule: a repeated warning shows once per line …
+        for _ in range(2):  # … but a note shows on every call, the cached answer's too
+            web.search("q", 5)
+    notes = [w for w in seen if issubclass(w.category, HermesWarning)]
+    assert [str(w.message) for w in notes] == ["engine returns at most 2 results; asked for 5"] * 2
+    assert all(w.filename == __file__ for w in notes)  # attributed to the caller's line, not to hermes_nb
+
+
+@pytest.mark.parametrize(
+    ("given", "used", "said"),
+    [(500, 2000, "below the floor of 2,000"), (10**9, 500_000, "above the ceiling of 500,000")],
+)
+def test_max_chars_outside_the_window_is_noted(engine: Engine, given: int, used: int, said: str) -> None:
+    wanted = f"max_chars={given:,} is {said} characters kept inline; using {used:,}"
+    with pytest.warns(HermesWarning, match=wanted):
+        result = web.extract("https://site.test/a", max_chars=given)
+    assert result.pages[0].error is None
+
+
+def test_max_chars_inside_the_window_is_silent(engine: Engine) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        web.extract("https://site.test/a", max_chars=2000)
+    with pytest.raises(errors.InvalidInputError, match="max_chars must be"):
+        web.extract("https://site.test/a", max_chars="lots")  # type: ignore[arg-type]  # wrong on purpose
 
 
 @pytest.mark.parametrize("bad", ["", "   ", None, 42])
@@ -233,7 +272,8 @@ def test_bad_limit_type_is_invalid(engine: Engine) -> None:
 def test_effective_limit_from_provider_cap_and_envelope() -> None:
     capped = Engine("capped", max_limit=20)
     web_providers.register(capped)
-    result = web.search("q", 50, backend="capped")
+    with pytest.warns(HermesWarning, match="at most 20"):
+        result = web.search("q", 50, backend="capped")
     assert (result.limit, result.effective_limit) == (50, 20)
 
     class EnvelopeCap(Engine):
@@ -241,7 +281,8 @@ def test_effective_limit_from_provider_cap_and_envelope() -> None:
             return {"success": True, "data": {"web": _hits("x", 3), "effective_limit": 10}}
 
     web_providers.register(EnvelopeCap("envcap"))
-    assert web.search("q", 30, backend="envcap").effective_limit == 10
+    with pytest.warns(HermesWarning, match="at most 10"):
+        assert web.search("q", 30, backend="envcap").effective_limit == 10
 
 
 def test_to_pandas_columns(engine: Engine) -> None:
@@ -449,3 +490,31 @@ def test_sync_search_works_inside_a_running_loop() -> None:
         return web.search("inside loop", 2)
 
     assert len(asyncio.run(notebook_cell())) == 2
+
+
+def test_a_page_without_a_title_takes_its_first_heading() -> None:
+    from hermes_nb.web.results import first_heading
+
+    env = {
+        "results": [
+            {"url": "https://a.test/", "title": "", "content": "intro\n\n## Hello, World ##\n\ntext"},
+            {"url": "https://b.test/", "title": "Given", "content": "# Not this"},
+            {"url": "https://c.test/", "content": "```\n# a comment in code\n```\n\n# After the code"},
+            {"url": "https://d.test/", "error": "boom"},
+        ]
+    }
+    urls = ["https://a.test/", "https://b.test/", "https://c.test/", "https://d.test/"]
+    pages = parse_extract_envelope(env, urls, "p")
+    assert [p.title for p in pages] == ["Hello, World", "Given", "After the code", ""]
+    assert first_heading("#hashtag, not a heading\n") == "" and first_heading("") == ""
+
+
+@pytest.mark.parametrize("backend", ["tavily", "auto"])
+def test_every_extract_provider_fills_the_title(backend: str) -> None:
+    from hermes_nb.plugins.loader import load_plugins
+    from hermes_nb.testing import Emulator, use_emulator
+
+    load_plugins(force=True)
+    with Emulator(seed=0) as emu, use_emulator(emu, providers=["tavily"]):
+        result = web.extract(emu.page_url("/site/articles/hello-world.html"), backend=backend, no_cache=True)
+    assert result.provider == "tavily" and result.pages[0].title == "Hello, World: a first notebook"

@@ -18,8 +18,14 @@ def run(args: list[str]) -> Any:
     action = args[0] if args else "show"
     if action == "show":
         expect(args, 1, "%hermes config show")
-        rows = [[item.key, json.dumps(item.value, default=str), item.source] for item in config.show()]
-        return Table("Configuration", ["key", "value", "source"], rows)
+        items = config.show()
+        rows = [[item.key, json.dumps(item.value, default=str), item.source] for item in items]
+        if not any(item.problem for item in items):
+            return Table("Configuration", ["key", "value", "source"], rows)
+        for row, item in zip(rows, items, strict=True):  # what would be refused at use, and the repair
+            fix = f"; fix: %hermes config set {item.repair} VALUE"
+            row.append(f"❌ {item.problem}{fix}" if item.problem else "")
+        return Table("Configuration", ["key", "value", "source", "problem"], rows)
     if action == "get" and len(args) == 2:
         item = config.effective(args[1])
         return Message(f"{item.key} = {json.dumps(item.value, default=str)}  ({item.source})")

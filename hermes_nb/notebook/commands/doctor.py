@@ -27,14 +27,16 @@ def run(args: list[str]) -> Any:
     )
     for capability in ("search", "extract", "crawl"):
         try:
-            rows.append([f"web {capability}", "✅", selection.resolve(capability).name])
-        except Exception as exc:
-            rows.append([f"web {capability}", "❌", str(exc)[:120]])
+            rows.append([f"web {capability}", "✅ ok", selection.resolve(capability).name])
+        except Exception as exc:  # the whole message: its end names the fix
+            rows.append([f"web {capability}", "❌ FAIL", getattr(exc, "message", None) or str(exc)])
     from hermes_nb.notebook.doctor import optional_features, run_checks  # lazy: starts an emulator
 
     for feature in optional_features():
-        rows.append([feature.name, "✅" if feature.ok else "–", feature.fix or feature.detail])
+        mark = "✅ ok" if feature.ok else "– not installed"
+        rows.append([feature.name, mark, feature.fix or feature.detail])
+    marks = {"ok": "✅ ok", "FAIL": "❌ FAIL", "skipped": "– skipped"}  # words too: not every font has emoji
     for check in run_checks():
-        detail = check.detail if check.ok else f"{check.detail} — fix: {check.fix}"
-        rows.append([check.name, "✅" if check.ok else "❌", detail])
+        detail = check.detail if check.ok or check.skipped else f"{check.detail} — fix: {check.fix}"
+        rows.append([check.name, marks[check.status], detail])
     return Table("hermes_nb doctor", ["check", "ok", "detail"], rows)

@@ -37,10 +37,10 @@ def run(args: list[str]) -> Any:
             status = f"– {info.get('reason') or 'disabled'}"
         elif not info.get("loaded"):
             status = "… not imported yet (imported on first use; %hermes plugins --check imports it now)"
-        elif info.get("missing_env"):
-            status = f"❌ missing {', '.join(info['missing_env'])}"
-        else:
-            status = "✅ loaded"
+            if info.get("missing_env"):
+                status += f"; {', '.join(info['missing_env'])} not set"
+        else:  # its providers answer, as in %hermes providers: a keyless mode is available, not "missing"
+            status = f"{'❌' if info.get('availability') == 'unavailable' else '✅'} {info['status']}"
         extras = [f"registered; not used in notebooks: {', '.join(info.get('not_used_in_notebooks') or [])}",
                   f"hooks hermes_nb never fires: {', '.join(info.get('hooks_not_fired') or [])}"]
         status += "".join(f"; {e}" for e in extras if not e.endswith(": "))

@@ -1,4 +1,4 @@
-"""``%hermes providers [web|image_gen]``: every provider, ✅/❌ and why, and what it is selected for."""
+"""``%hermes providers [web|image_gen]``: every provider, available or not (in words) and why, and its use."""
 
 from __future__ import annotations
 
@@ -26,14 +26,15 @@ def run(args: list[str]) -> Any:
         from hermes_nb.web import listing  # lazy: keeps %load_ext fast
 
         for row in listing.describe():
-            mark = "✅" if row.available else f"❌ {row.why_not}"
+            keyless = " (keyless)" if row.tier == "keyless" else ""
+            mark = f"✅ yes{keyless}" if row.available else f"❌ no: {row.why_not}"
             chosen = ", ".join(row.selected_for) or "–"
             rows.append(["web", row.name, ", ".join(row.capabilities), mark, chosen])
     if "image_gen" in kinds:
         from hermes_nb import images  # lazy: keeps %load_ext fast
 
         for info in images.describe_image_providers():
-            mark = "✅" if info["available"] else f"❌ {info['setup']}"
+            mark = "✅ yes" if info["available"] else f"❌ no: {info['setup']}"
             rows.append(["image_gen", info["name"], "image", mark, "image" if info["active"] else "–"])
     return Table(
         "Providers",

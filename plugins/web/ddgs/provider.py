@@ -32,6 +32,7 @@ class DdgsProvider(WebSearchProvider):
     price_note = "free"
     tagline = "No key; results from several public engines."
     install_hint = _INSTALL_HINT
+    docs_url = "https://github.com/deedy5/ddgs"
     #: Seconds before the worker is killed (``web.ddgs.timeout`` overrides); Hermes uses 30 s.
     wall_clock_s = 30.0
     #: ddgs's own per-engine HTTP timeout.

@@ -110,6 +110,7 @@ class DirectProvider(WebSearchProvider):
     tier = "keyless"
     price_note = "free"
     tagline = "Fetches pages itself; HTML, text, JSON, CSV, feeds and PDF converted locally."
+    docs_url = "https://github.com/hermes-nb/hermes_nb#reliability-and-safety"  # our own fetcher: the README
 
     def is_available(self) -> bool:
         return True

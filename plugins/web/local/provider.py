@@ -20,6 +20,7 @@ class LocalProvider(WebSearchProvider):
     price_note = "offline"
     tagline = f"Searches pages in $HERMES_HOME/{FILENAME}; add files with hn.store.index_folder(path)"
     install_hint = "extract some pages first, or add files with hn.store.index_folder(path)"
+    docs_url = "https://github.com/hermes-nb/hermes_nb#the-cache-record-and-replay-batches"  # the README
 
 
     def _has_pages(self) -> bool:
