@@ -260,3 +260,25 @@ def test_listing_after_use_says_loaded(served: Emulator) -> None:
     rows = {row["key"]: row for row in loader.list_plugins()}
     assert rows["web/tavily"]["state"] == "loaded" and rows["web/tavily"]["available"]
     assert json.dumps(rows)  # the listing is plain data
+
+
+def test_xai_image_on_the_configured_base_url_host_is_kept(
+    corpus: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hermes's xai returns an image URL on its base URL's host (a loopback rig here): fetched, with
+    ``security.private_origins`` empty; the same URL is refused once that base URL is not configured."""
+    from hermes_nb import images
+    from hermes_nb.errors import ContentBlockedError
+
+    config.set("security.private_origins", [])
+    with Emulator(seed=11) as rig:  # not the emulator use_emulator announces: a user's own server
+        monkeypatch.setenv("XAI_BASE_URL", rig.base_url("xai"))
+        config.set_key("XAI_API_KEY", "rig-key")
+        result = images.imagine("a lighthouse at dusk", backend="xai", no_cache=True)
+        assert result.provider == "xai" and result.path.is_file()
+        assert any(r.path.startswith("/files/") for r in rig.requests)  # the URL was fetched, not b64
+        assert config.get("security.private_origins") == []
+        with pytest.raises(ContentBlockedError):
+            from hermes_nb.net.fetch import fetch
+
+            fetch(rig.page_url("/site/image.png"))  # outside the provider call: refused as before

@@ -40,10 +40,11 @@ from hermes_nb.images.selection import (
     resolve_model,
     takes_seed,
 )
+from hermes_nb.net.url_guard import provider_origins
 from hermes_nb.plugins.contracts import check_image_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
-from hermes_nb.plugins.image_download import MAX_IMAGE_BYTES, fetch_image_bytes
+from hermes_nb.plugins.image_download import MAX_IMAGE_BYTES, configured_base_urls, fetch_image_bytes
 from hermes_nb.plugins.image_provider import (
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
@@ -179,6 +180,24 @@ def _references(reference_images: Any) -> list[str] | None:
 
 
 def _generate_one(
+    provider: ImageGenProvider,
+    *,
+    prompt: str,
+    aspect: str,
+    model: str | None,
+    seed: int | None,
+    refs: list[str] | None,
+    options: dict[str, Any],
+) -> ImageResult:
+    # An image URL on the origin of the base URL the user configured for this provider is fetched
+    # even when that origin is private (a local rig, a gateway), by the provider and by _materialise.
+    with provider_origins(configured_base_urls(provider)):
+        return _generate_trusted(
+            provider, prompt=prompt, aspect=aspect, model=model, seed=seed, refs=refs, options=options
+        )
+
+
+def _generate_trusted(
     provider: ImageGenProvider,
     *,
     prompt: str,
