@@ -143,6 +143,16 @@ def test_web_provider_answers_from_the_emulator(served: Emulator, name: str) -> 
     assert any(r.path.startswith(PROVIDER_PREFIXES[name]) for r in served.requests)
 
 
+def test_xai_titles_are_the_pages_titles_not_their_urls(served: Emulator) -> None:
+    """Hermes's xai asks Grok for a JSON result list; its titles reach the hits (and the SDK's rows)."""
+    from hermes_nb import web
+
+    hits = _web("xai").search("hermes notebooks", limit=3)["data"]["web"]
+    assert hits and all(hit["title"] and hit["title"] != hit["url"] for hit in hits), hits
+    result = web.search("hermes notebooks", limit=3, backend="xai", no_cache=True)
+    assert [row.title for row in result.hits] == [hit["title"] for hit in hits]
+
+
 def test_firecrawl_answers_from_the_emulator(served: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
     requests = pytest.importorskip("requests")
     pytest.importorskip("firecrawl", reason="firecrawl-py is a test-only extra (hermes-compat-tests)")
