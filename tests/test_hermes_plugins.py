@@ -143,6 +143,27 @@ def test_web_provider_answers_from_the_emulator(served: Emulator, name: str) -> 
     assert any(r.path.startswith(PROVIDER_PREFIXES[name]) for r in served.requests)
 
 
+def test_firecrawl_without_a_key_or_a_server_is_not_available(
+    corpus: list[str], emu: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No key, no self-hosted URL: unavailable everywhere (provider, listing, Hermes's registry), even
+    with hermes_nb's keyless firecrawl bundled and the emulator in use; FIRECRAWL_API_URL makes it so."""
+    def row() -> dict[str, Any]:
+        return {r["key"]: r for r in loader.check_all()}["web/firecrawl"]
+
+    with use_emulator(emu):
+        provider = _web("firecrawl")
+        import agent.web_search_registry as hermes_registry  # served once the plugins are discovered
+
+        assert type(provider).__name__ == "FirecrawlWebSearchProvider"
+        assert provider.is_available() is False and provider.is_keyless_available() is False
+        assert row()["state"] == "loaded" and row()["available"] is False
+        assert row()["missing_env"] == []  # Hermes's manifest declares no key: the provider says it
+        assert hermes_registry.get_active_search_provider() is not provider
+        monkeypatch.setenv("FIRECRAWL_API_URL", emu.base_url("firecrawl"))
+        assert provider.is_available() and row()["available"] is True
+
+
 def test_xai_titles_are_the_pages_titles_not_their_urls(served: Emulator) -> None:
     """Hermes's xai asks Grok for a JSON result list; its titles reach the hits (and the SDK's rows)."""
     from hermes_nb import web
