@@ -373,8 +373,12 @@ def list_plugins() -> list[dict[str, Any]]:
 def _provider_ready(entry: str, owner: str) -> bool:
     """``"web:firecrawl"`` as registered by ``owner``: its ``is_available()`` or keyless mode is true."""
     kind, _, name = entry.partition(":")
-    providers = {"web": registry.web_providers, "image_gen": registry.image_providers}.get(kind)
-    if providers is None:
+    providers: registry.ProviderRegistry[Any]
+    if kind == "web":
+        providers = registry.web_providers
+    elif kind == "image_gen":
+        providers = registry.image_providers
+    else:
         return True  # another kind of provider: the listing knows nothing more about it
     if providers.owner(name) != owner:
         return False  # replaced by another plugin's provider of the same name
