@@ -150,3 +150,13 @@ def test_an_image_backend_argument_is_never_rerouted(emulated: Emulator) -> None
         images.imagine("a lighthouse at dusk", backend="openai", no_cache=True)
     assert raised.value.status == 402 or "402" in raised.value.message
     assert not emulated.requests_for("xai")
+
+
+def test_the_async_search_walks_the_same_chain(emulated: Emulator) -> None:
+    import asyncio
+
+    config.set("web.search_backend", "searxng")
+    config.set("web.search_fallback", ["tavily"])
+    emulated.fail("searxng", "empty")
+    result = asyncio.run(web.asearch("hermes fallback chains", limit=3, no_cache=True))
+    assert result.served_by == "tavily" and _codes(result) == [("searxng", "NO_RESULTS"), ("tavily", None)]
