@@ -37,6 +37,10 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.extract_backend": (None, "Provider for extract (wins over web.backend)."),
     "web.crawl_backend": (None, "Provider for crawl (wins over web.backend)."),
     "web.provider_priority": (None, "List reordering providers inside each auto-selection tier."),
+    "web.search_fallback": (None, "Providers tried in order after the active one fails, is out of quota or "
+                            "finds nothing (search); 'none': raise the first error."),
+    "web.extract_fallback": (None, "Fallback chain for extract (as web.search_fallback)."),
+    "web.crawl_fallback": (None, "Fallback chain for crawl (as web.search_fallback)."),
     "web.extract_char_limit": (15000, "Characters of an extracted page kept inline; the rest is stored."),
     "web.timeout": (20.0, "Per-request timeout in seconds for web providers."),
     "web.deadline": (60.0, "Overall deadline in seconds for one search/extract call, retries included."),
@@ -45,6 +49,8 @@ KNOWN_KEYS: dict[str, tuple[Any, str]] = {
     "web.<name>.base_url": (None, "Endpoint override of an HTTP web provider (emulator, proxy, self-host)."),
     "image_gen.provider": (None, "Image provider; when set, only that provider is used."),
     "image_gen.model": (None, "Model id passed to the image provider."),
+    "image_gen.fallback": (None, "Image providers tried in order after the active one fails or is out of "
+                           "quota; 'none' or unset: raise the first error."),
     "image_gen.<name>.base_url": (None, "Endpoint override of an HTTP image provider."),
     "image_gen.<name>.model": (None, "Model for one image provider (wins over image_gen.model)."),
     "image_gen.timeout": (120.0, "Deadline in seconds for one image generation, polling included."),

@@ -43,12 +43,20 @@ class ImageResult:
     cached: bool = False
     #: short remarks shown with the image (e.g. the provider ignored the seed)
     notes: list[str] = field(default_factory=list)
+    #: the providers an ``image_gen.fallback`` chain tried: ``{"provider", "code", "message"}``
+    #: (``code`` None for the one that served); empty when the first provider served
+    attempts: list[dict[str, Any]] = field(default_factory=list)
     _thumbs: dict[tuple[int, str], bytes] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
+
+    @property
+    def served_by(self) -> str:
+        """The provider that made this image (after a fallback chain, not always the first tried)."""
+        return self.provider
 
     @property
     def image(self) -> Any:

@@ -40,10 +40,11 @@ from hermes_nb.images.selection import (
     resolve_model,
     takes_seed,
 )
+from hermes_nb.net.url_guard import provider_origins
 from hermes_nb.plugins.contracts import check_image_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
-from hermes_nb.plugins.image_download import MAX_IMAGE_BYTES, fetch_image_bytes
+from hermes_nb.plugins.image_download import MAX_IMAGE_BYTES, configured_base_urls, fetch_image_bytes
 from hermes_nb.plugins.image_provider import (
     VALID_ASPECT_RATIOS,
     ImageGenProvider,
@@ -188,6 +189,24 @@ def _generate_one(
     refs: list[str] | None,
     options: dict[str, Any],
 ) -> ImageResult:
+    # An image URL on the origin of the base URL the user configured for this provider is fetched
+    # even when that origin is private (a local rig, a gateway), by the provider and by _materialise.
+    with provider_origins(configured_base_urls(provider)):
+        return _generate_trusted(
+            provider, prompt=prompt, aspect=aspect, model=model, seed=seed, refs=refs, options=options
+        )
+
+
+def _generate_trusted(
+    provider: ImageGenProvider,
+    *,
+    prompt: str,
+    aspect: str,
+    model: str | None,
+    seed: int | None,
+    refs: list[str] | None,
+    options: dict[str, Any],
+) -> ImageResult:
     name = normalize_name(provider.name)
     kwargs: dict[str, Any] = dict(options)
     if model:
@@ -292,14 +311,88 @@ def imagine(
         replayed = lookup(mode, wanted, replay_wanted(backend, model, wanted))
         assert replayed is not None  # replay raises CACHE_MISS rather than answer nothing
         return replayed
-    provider = resolve_image_provider(backend)
+    chain = image_fallback_chain(backend)
+    if not chain:
+        provider = resolve_image_provider(backend)
+        return _imagine_with(provider, text, aspect, model, count, seed, refs, options, mode)
+    return _imagine_chained(chain, text, aspect, model, count, seed, refs, options, mode)
+
+
+def image_fallback_chain(backend: str | None = None) -> list[str]:
+    """The providers ``image_gen.fallback`` names after the active one; ``[]`` when a ``backend=``
+    argument is given (never rerouted), when unset, or for ``none``."""
+    if backend is not None and str(backend).strip():
+        return []
+    value = config.get("image_gen.fallback")
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInputError(
+            f"config image_gen.fallback must be a list of provider names or 'none', got "
+            f"{type(value).__name__}; fix it with hn.config.set('image_gen.fallback', ['fal', 'openai'])"
+        )
+    names = [normalize_name(v) for v in value if normalize_name(v)]
+    return [n for n in dict.fromkeys(names) if n != "none"]
+
+
+#: Codes an image fallback chain stops on: the caller's input or a policy another provider cannot fix.
+_CHAIN_STOPS = frozenset({"INVALID_INPUT", "CONTENT_BLOCKED", "CONTENT_POLICY", "CACHE_MISS", "STORE_ERROR"})
+
+
+def _imagine_chained(
+    chain: list[str], text: str, aspect: str, model: str | None, count: int, seed: int | None,
+    refs: list[str] | None, options: dict[str, Any], mode: Any,
+) -> ImageResult | ImageGallery:  # fmt: skip
+    """The active provider (``image_gen.provider``, else the single available one), then the chain."""
+    first: list[str] = []
+    try:
+        first = [normalize_name(resolve_image_provider(None).name)]
+    except HermesError:
+        pass  # none chosen and none (or several) available: the chain alone
+    attempts: list[dict[str, Any]] = []
+    last: HermesError | None = None
+    for name in dict.fromkeys([*first, *chain]):
+        try:
+            provider = resolve_image_provider(name)
+            made = _imagine_with(provider, text, aspect, model, count, seed, refs, options, mode)
+        except HermesError as exc:
+            if exc.code in _CHAIN_STOPS:
+                raise
+            attempts.append({"provider": name, "code": exc.code, "message": _why_not(exc)})
+            last = exc
+            continue
+        attempts.append({"provider": name, "code": None, "message": "ok"})
+        if len(attempts) > 1:
+            reasons = "; ".join(f"{a['provider']}: {a['message']}" for a in attempts[:-1])
+            for image in made if isinstance(made, ImageGallery) else [made]:
+                image.attempts = list(attempts)
+                image.notes.append(f"served by {name} after {reasons}")
+        return made
+    assert last is not None
+    last.details["attempts"] = attempts
+    raise last
+
+
+def _why_not(exc: HermesError) -> str:
+    message = exc.message if len(exc.message) <= 160 else exc.message[:159] + "…"
+    quota = exc.status == 402 or (exc.code == "PROVIDER_RATE_LIMITED" and not exc.retryable)
+    return f"out of quota: {message}" if quota else message
+
+
+def _imagine_with(
+    provider: ImageGenProvider, text: str, aspect: str, model: str | None, count: int, seed: int | None,
+    refs: list[str] | None, options: dict[str, Any], mode: Any,
+) -> ImageResult | ImageGallery:  # fmt: skip
+    """Generate with ``provider``: the store first, then the budget, the capability checks, the calls."""
     name = normalize_name(provider.name)
     chosen_model = resolve_model(provider, model)
     request = image_request(name, chosen_model, text, aspect, seed, count, options, refs)
     cached = lookup(mode, request)
     if cached is not None:
         return cached
-    _check_budget(name, text, aspect, model, backend, count, seed, options)
+    _check_budget(name, text, aspect, model, name, count, seed, options)
     # What the provider declares it cannot do is refused here, before any request.
     check_options(
         name, capabilities_of(provider), aspect_ratio=aspect, references=len(refs or ()), options=options

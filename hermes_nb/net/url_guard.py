@@ -4,16 +4,21 @@
 (``hermes_nb.net.fetch`` pins them), closing the DNS-rebinding gap. ``security.allow_private_urls: true``
 turns off the name and address checks (intranets); ``security.private_origins`` lets exactly the listed
 origins (``http://127.0.0.1:8877``: scheme, host and port) through them instead, as ``use_emulator``
-does for the emulator. Scheme, userinfo and secret checks always stay.
+does for the emulator. ``provider_origins(...)`` does the same for the duration of one provider call:
+a URL a provider returns on the origin of the base URL the user configured for it (a local rig, a
+gateway) is the user's own choice; every other private address, redirects included, stays refused.
+Scheme, userinfo and secret checks always stay.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import ipaddress
 import re
 import socket
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -32,6 +37,8 @@ __all__ = [
     "set_resolver",
     "get_resolver",
     "private_origins",
+    "provider_origins",
+    "trusted_origins",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -173,6 +180,33 @@ def private_origins() -> frozenset[tuple[str, str, int]]:
     items = value.split(",") if isinstance(value, str) else value
     found = (_origin_of(item) for item in items if isinstance(item, str) and item.strip())
     return frozenset(origin for origin in found if origin is not None)
+
+
+_trusted: contextvars.ContextVar[frozenset[tuple[str, str, int]]] = contextvars.ContextVar(
+    "hermes_nb_trusted_origins", default=frozenset()
+)
+
+
+def trusted_origins() -> frozenset[tuple[str, str, int]]:
+    """The origins the current provider call was configured with (``provider_origins``)."""
+    return _trusted.get()
+
+
+@contextlib.contextmanager
+def provider_origins(base_urls: Iterable[str]) -> Iterator[frozenset[tuple[str, str, int]]]:
+    """Within the block, URLs on the origin (scheme, host, port) of one of ``base_urls`` pass the
+    private-address checks, as ``security.private_origins`` does; a redirect off it is checked as usual.
+
+    ``base_urls`` are the base URLs a user configured for the provider being called, never a
+    vendor's default; the context (and so the trust) follows the call into its worker thread.
+    """
+    found = (_origin_of(url) for url in base_urls if isinstance(url, str) and url.strip())
+    origins = frozenset(origin for origin in found if origin is not None)
+    token = _trusted.set(_trusted.get() | origins)
+    try:
+        yield origins
+    finally:
+        _trusted.reset(token)
 
 
 def blocked_reason(ip: IPAddress) -> str | None:
@@ -333,8 +367,8 @@ def check_url(
     ``ContentBlockedError``: a denied host name or ANY resolved address that is not public;
     ``ContentFetchError``: the name does not resolve. ``allow_networks`` (CIDR strings) exempts
     specific networks, e.g. a test server on loopback; ``allow_private`` defaults to
-    ``security.allow_private_urls``, and an origin listed in ``security.private_origins`` (scheme,
-    host and port all equal) is let through the name and address checks.
+    ``security.allow_private_urls``, and an origin listed in ``security.private_origins`` or set by
+    ``provider_origins`` (scheme, host and port all equal) is let through the name and address checks.
     """
     url = check_syntax(url)
     parts = urlsplit(url)
@@ -348,7 +382,7 @@ def check_url(
     port = port_given if port_given is not None else (443 if scheme == "https" else 80)
     if allow_private is None:
         allow_private = bool(config.get("security.allow_private_urls", False)) or (
-            (scheme, str(host), port) in private_origins()
+            (scheme, str(host), port) in private_origins() | trusted_origins()
         )
     allowed = [ipaddress.ip_network(n, strict=False) for n in allow_networks]
 

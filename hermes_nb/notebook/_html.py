@@ -105,6 +105,19 @@ def duration_text(seconds: Any) -> str:
         return ""
 
 
+def fallback_text(attempts: Iterable[Any], served_by: str) -> str:
+    """``served by brave after searxng: answered with no results; tavily: out of quota: …`` when a
+    provider before the one that served did not (empty when the first one served)."""
+    before = [a for a in attempts or () if getattr(a, "code", None)]
+    if not before:
+        return ""
+    reasons = "; ".join(
+        f"{getattr(a, 'provider', '?')}: {shorten(str(getattr(a, 'message', '') or a.code), 120)}"
+        for a in before
+    )
+    return f"served by {served_by} after {reasons}"
+
+
 def attempts_text(attempts: Iterable[Any]) -> str:
     parts = []
     for att in attempts or ():

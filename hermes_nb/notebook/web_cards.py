@@ -16,6 +16,7 @@ from hermes_nb.notebook._html import (
     cache_note,
     domain_of,
     esc,
+    fallback_text,
     link_html,
     max_results,
     options,
@@ -68,6 +69,7 @@ def _search_html(res: Any) -> str:
     if getattr(res, "cached", False):
         badges += f' <span style="{BADGE}" title="{esc(cache_note(res))}">cached</span>'
     tried = attempts_text(getattr(res, "attempts", []))
+    why = fallback_text(getattr(res, "attempts", []), res.provider)
     return (
         f'<div class="hermes-nb hermes-nb-search" style="{BOX}">'
         f'<div style="{HEAD}">🔎 {esc(res.query)} {badges}</div>'
@@ -75,6 +77,7 @@ def _search_html(res: Any) -> str:
         + provenance_html(
             f"{len(hits)} result(s) from {esc(res.provider)}",
             f"tried {esc(tried)}" if tried and "→" in tried else "",
+            esc(why),
             esc(cache_note(res)),
             duration=getattr(res, "duration_s", None),
         )
@@ -164,6 +167,7 @@ def _extract_html(res: Any) -> str:
         f'<div class="hermes-nb hermes-nb-extract" style="{BOX}">{cards}'
         + provenance_html(
             f"{ok} of {len(pages)} page(s) extracted by {esc(res.provider)}",
+            esc(fallback_text(getattr(res, "attempts", []), res.provider)),
             esc(cache_note(res)),
             duration=getattr(res, "duration_s", None),
         )
@@ -187,6 +191,7 @@ def _crawl_html(res: Any) -> str:
         f'<div style="{HEAD}">🕸️ crawl of {link_html(res.start_url, res.start_url)}</div>{cards}'
         + provenance_html(
             f"{len(pages)} page(s) by {esc(res.provider)}",
+            esc(fallback_text(getattr(res, "attempts", []), res.provider)),
             esc(cache_note(res)),
             duration=getattr(res, "duration_s", None),
         )

@@ -93,7 +93,9 @@ def main() -> int:
         "tools": reg.tools, "hooks": reg.hooks, "providers": reg.providers, "commands": reg.commands,
         "not_used_in_notebooks": reg.unused, "aliases": _aliases(reg.providers),
     }
-    problems = []
+    refused = [r for r in tool_registry.refusals() if r["owner"] == record.key]
+    report["registered"]["refused_tools"] = [r["name"] for r in refused]
+    problems = [f"tool {r['name']!r} is not registered: {r['problem']}" for r in refused]
     for tool in reg.tools:
         entry = tool_registry.registry.get_entry(tool)
         problem = _schema_problem(tool, getattr(entry, "schema", None)) or _handler_problem(tool)

@@ -2,21 +2,54 @@
 
 URLs go through ``hermes_nb.net.fetch`` (SSRF guard, redirect checks, size cap); provider URLs are
 often ephemeral (Hermes #13), so they are materialised immediately and never handed to the user.
+A URL on the origin of the base URL the user configured for the provider being called
+(``configured_base_urls``: a local rig, a gateway, a private host) is fetched even when that origin
+is private; the SDK wraps each provider call in ``net.url_guard.provider_origins`` for that.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from hermes_nb import config
 from hermes_nb.errors import ContentFetchError, InvalidInputError, ParseError
 from hermes_nb.store.image_files import decode_b64, verify_image
 
-__all__ = ["MAX_IMAGE_BYTES", "ImageSource", "fetch_image_bytes", "read_image_source"]
+__all__ = [
+    "MAX_IMAGE_BYTES",
+    "ImageSource",
+    "configured_base_urls",
+    "fetch_image_bytes",
+    "read_image_source",
+]
 
 #: Size cap of one downloaded image (Hermes's ``save_url_image`` limit).
 MAX_IMAGE_BYTES = 25 * 1024 * 1024
 _ACCEPT = "image/png,image/jpeg,image/webp,image/gif;q=0.9,*/*;q=0.1"
+
+
+def configured_base_urls(provider: Any) -> list[str]:
+    """The base URLs the user configured for an image provider, never its vendor default.
+
+    ``image_gen.<name>.base_url`` (``-`` also read as ``_``), then ``<NAME>_BASE_URL`` (session key,
+    environment or ``$HERMES_HOME/.env``: ``XAI_BASE_URL``, ``OPENAI_BASE_URL`` … as Hermes's
+    plugins and the vendors' SDKs read them) and the provider's own ``base_url_env`` if it has one.
+    """
+    try:
+        name = str(provider.name).strip().lower()
+    except Exception:
+        return []
+    keys = dict.fromkeys((name, name.replace("-", "_")))
+    found = [config.get(f"image_gen.{key}.base_url") for key in keys]
+    variables = [re.sub(r"[^A-Z0-9]+", "_", name.upper()) + "_BASE_URL"]
+    own = getattr(provider, "base_url_env", "")
+    if isinstance(own, str) and own:
+        variables.append(own)
+    found += [config.get_env_value(variable) for variable in dict.fromkeys(variables)]
+    return [str(url).strip() for url in found if isinstance(url, str) and url.strip()]
 
 
 @dataclass(frozen=True)

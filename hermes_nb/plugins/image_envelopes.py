@@ -115,8 +115,9 @@ def error_response_for(
     prompt: str = "",
     aspect_ratio: str = DEFAULT_ASPECT_RATIO,
 ) -> dict[str, Any]:
-    """``error_response`` for an exception caught in ``generate`` (message redacted, typed by class)."""
-    return error_response(
+    """``error_response`` for an exception caught in ``generate`` (message redacted, typed by class;
+    the HTTP status, when known, as ``http_status``: a fallback chain tells an out-of-quota 402 by it)."""
+    envelope = error_response(
         error=str(exc),
         error_type=error_type_for(exc),
         provider=provider,
@@ -124,6 +125,10 @@ def error_response_for(
         prompt=prompt,
         aspect_ratio=aspect_ratio,
     )
+    status = getattr(exc, "status", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        envelope["http_status"] = status
+    return envelope
 
 
 def answer_or_error(
@@ -149,5 +154,8 @@ def error_from_envelope(envelope: dict[str, Any]) -> HermesError:
         code = {cls.__name__: code for code, cls in errors.CODES.items()}.get(error_type, error_type.upper())
     error = error_from_code(code, message, provider=provider)
     error.details["error_type"] = error_type
+    status = envelope.get("http_status")
+    if isinstance(status, int) and not isinstance(status, bool):
+        error.status = status
     return error
 

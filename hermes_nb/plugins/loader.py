@@ -357,8 +357,39 @@ def ensure_loaded(capability: str, name: str | None = None) -> None:
 
 
 def list_plugins() -> list[dict[str, Any]]:
-    """Every discovered plugin with its state (enabled, loaded, available, missing env, error, ...)."""
-    return [record.to_dict() for record in get_plugin_manager().discover()]
+    """Every discovered plugin with its state (enabled, loaded, available, missing env, error, ...).
+
+    A loaded plugin that registered web or image providers is available only when one of them can
+    answer now (``is_available()``, or a keyless mode): a manifest without ``requires_env`` says
+    nothing about keys (Hermes's own firecrawl, xai, exa … declare none).
+    """
+    rows = [record.to_dict() for record in get_plugin_manager().discover()]
+    for row in rows:
+        if row["available"] and row["providers"]:
+            row["available"] = any(_provider_ready(entry, row["key"]) for entry in row["providers"])
+    return rows
+
+
+def _provider_ready(entry: str, owner: str) -> bool:
+    """``"web:firecrawl"`` as registered by ``owner``: its ``is_available()`` or keyless mode is true."""
+    kind, _, name = entry.partition(":")
+    providers: registry.ProviderRegistry[Any]
+    if kind == "web":
+        providers = registry.web_providers
+    elif kind == "image_gen":
+        providers = registry.image_providers
+    else:
+        return True  # another kind of provider: the listing knows nothing more about it
+    if providers.owner(name) != owner:
+        return False  # replaced by another plugin's provider of the same name
+    provider = providers.get(name)
+    for probe in ("is_available", "is_keyless_available"):
+        try:
+            if bool(getattr(provider, probe, lambda: False)()):
+                return True
+        except Exception:  # a plugin's probe must not break the listing
+            continue
+    return False
 
 
 def enable(key: str) -> PluginRecord:

@@ -9,7 +9,10 @@ layers, reached through ``hermes_nb._services`` (filled by ``hermes_nb._wiring``
 Fix of Hermes weakness #9: every entry records its owner at registration (the plugin key, given
 by the loader or by ``owner_scope``; never read from the handler's ``__globals__``). A second
 registration of a name by a different owner without ``override=True`` is refused with an ERROR
-log and recorded in ``conflicts()``; nothing is overwritten silently and nothing raises.
+log and recorded in ``conflicts()``; nothing is overwritten silently and nothing raises. A
+registration that cannot work (no name, no schema dict, a handler that is ``None`` or a string
+instead of a function) is refused with an ERROR log naming the fix and recorded in ``refusals()``
+(``hermes-nb plugins validate`` reports each).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ __all__ = [
     "current_owner",
     "ensure_plugins_loaded",
     "conflicts",
+    "refusals",
 ]
 
 log = logging.getLogger(__name__)
@@ -115,6 +119,7 @@ class ToolRegistry:
         self._lock = threading.RLock()
         self._tools: dict[str, ToolEntry] = {}
         self._conflicts: list[dict[str, Any]] = []
+        self._refusals: list[dict[str, str]] = []
         self._checks: dict[str, tuple[bool, float]] = {}
         self._last_ok: dict[str, float] = {}
         self._builtins_done = False
@@ -142,11 +147,11 @@ class ToolRegistry:
         owner = owner or current_owner()
         if owner != BUILTIN_OWNER:
             self._ensure_builtins()
-        if not isinstance(name, str) or not name or not callable(handler) or not isinstance(schema, dict):
-            log.error(
-                "tool registration from %s refused: needs a name, a schema dict and a callable",
-                owner or "code",
-            )
+        problem = _unusable(name, schema, handler)
+        if problem:
+            with self._lock:
+                self._refusals.append({"name": str(name), "owner": owner, "problem": problem})
+            log.error("tool %r from %s refused: %s", name, owner or "code", problem)
             return False
         entry = ToolEntry(
             name=name,
@@ -207,6 +212,7 @@ class ToolRegistry:
         with self._lock:
             self._tools.clear()
             self._conflicts.clear()
+            self._refusals.clear()
             self._checks.clear()
             self._last_ok.clear()
             self._builtins_done = False
@@ -262,6 +268,11 @@ class ToolRegistry:
     def conflicts(self) -> list[dict[str, Any]]:
         with self._lock:
             return [dict(c) for c in self._conflicts]
+
+    @property
+    def refusals(self) -> list[dict[str, str]]:
+        with self._lock:
+            return [dict(r) for r in self._refusals]
 
     def is_available(self, name: str) -> bool:
         """``check_fn`` of ``name`` (no check → True); exceptions → False; cached ``CHECK_TTL_S``."""
@@ -378,6 +389,28 @@ registry = ToolRegistry()
 def conflicts() -> list[dict[str, Any]]:
     """Refused registrations: ``{"name", "owner", "toolset", "refused_owner", "refused_toolset"}``."""
     return registry.conflicts
+
+
+def refusals() -> list[dict[str, str]]:
+    """Registrations that could never work: ``{"name", "owner", "problem"}`` (the problem names the fix)."""
+    return registry.refusals
+
+
+def _unusable(name: object, schema: object, handler: object) -> str:
+    """Why a tool registration cannot work ("" when it can)."""
+    if not isinstance(name, str) or not name:
+        return "the tool needs a non-empty name (a str)"
+    if not isinstance(schema, dict):
+        return f"the schema is a {type(schema).__name__}; pass a dict with name, description and parameters"
+    if handler is None:
+        return ("no handler (handler=None); pass the function that runs the tool, "
+                "handler(args: dict, **kwargs) -> str")
+    if isinstance(handler, str):
+        return (f"the handler is the string {handler[:60]!r}, not a function; pass the function itself, "
+                "handler(args: dict, **kwargs) -> str")
+    if not callable(handler):
+        return f"the handler is a {type(handler).__name__}, not callable; pass a function"
+    return ""
 
 
 

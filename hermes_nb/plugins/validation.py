@@ -148,7 +148,8 @@ def _compare(report: ValidationReport, manifest: PluginManifest, manifest_file: 
             actual, aliases = {n.lower() for n in actual}, {n.lower() for n in aliases}
         for name in sorted(actual - declared):
             report.add(manifest_file, f"register() registers {name!r}; add it to {field_name}")
-        for name in sorted(declared - actual - aliases):  # an alias of a registered provider may be listed
+        refused = set() if prefix else {str(n).lower() for n in report.registered.get("refused_tools", [])}
+        for name in sorted(declared - actual - aliases - refused):  # an alias of a provider may be listed
             report.add(manifest_file, f"{field_name} lists {name!r} but register() does not register it; "
                        "remove it or register it")
 

@@ -120,6 +120,11 @@ class SearchResult:
     cached_at: str = ""
 
     @property
+    def served_by(self) -> str:
+        """The provider whose answer this is (after a fallback chain, not always the first tried)."""
+        return self.provider
+
+    @property
     def envelope(self) -> dict[str, Any]:
         """The Hermes search envelope ``{"success": True, "data": {"web": [...]}}``."""
         return {"success": True, "data": {"web": [hit.to_dict() for hit in self.hits]}}
@@ -257,6 +262,11 @@ class ExtractResult(_Pages):
     cached_at: str = ""
 
     @property
+    def served_by(self) -> str:
+        """The provider whose answer this is (after a fallback chain, not always the first tried)."""
+        return self.provider
+
+    @property
     def envelope(self) -> list[dict[str, Any]]:
         return [page.to_dict() for page in self.pages]
 
@@ -280,6 +290,11 @@ class CrawlResult(_Pages):
     cached: bool = False
     #: when the cached answer was first fetched (UTC, ISO 8601); empty when fresh
     cached_at: str = ""
+
+    @property
+    def served_by(self) -> str:
+        """The provider whose answer this is (after a fallback chain, not always the first tried)."""
+        return self.provider
 
     @property
     def envelope(self) -> dict[str, Any]:

@@ -82,6 +82,16 @@ def _backend_choice(capability: str, backend: str | None) -> str:
     return name or "auto"
 
 
+def _no_hits(value: tuple[list[SearchHit], int, list[str]]) -> bool:
+    """A search answer with no hits (a fallback chain moves on)."""
+    return not value[0]
+
+
+def _no_pages(pages: list[Page]) -> bool:
+    """An extract or crawl answer without one usable page (a fallback chain moves on)."""
+    return not any(p.error is None and (p.content or p.raw_content) for p in pages)
+
+
 def _check_query(query: object) -> str:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("search needs a non-empty query string, e.g. hn.search('python packaging')")
@@ -216,7 +226,7 @@ def search(
     cached = request.from_cache()
     if cached is not None:
         return cached
-    return request.finish(*selection.run("search", request.call, backend=backend))
+    return request.finish(*selection.run("search", request.call, backend=backend, empty=_no_hits))
 
 
 async def asearch(
@@ -228,7 +238,7 @@ async def asearch(
         cached = request.from_cache()
         if cached is not None:
             return cached
-        return request.finish(*await selection.arun("search", request.acall, backend=backend))
+        return request.finish(*await selection.arun("search", request.acall, backend=backend, empty=_no_hits))
 
 
 # --- extract ---------------------------------------------------------------------------------
@@ -328,7 +338,7 @@ def extract(
     request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
     if not request.missing:
         return request.finish([], None, [])
-    return request.finish(*selection.run("extract", request.call, backend=backend))
+    return request.finish(*selection.run("extract", request.call, backend=backend, empty=_no_pages))
 
 
 async def aextract(
@@ -349,7 +359,8 @@ async def aextract(
         request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
         if not request.missing:
             return request.finish([], None, [])
-        return request.finish(*await selection.arun("extract", request.acall, backend=backend))
+        answer = await selection.arun("extract", request.acall, backend=backend, empty=_no_pages)
+        return request.finish(*answer)
 
 
 # --- crawl -----------------------------------------------------------------------------------
@@ -420,7 +431,7 @@ def crawl(
     cached = request.from_cache()
     if cached is not None:
         return cached
-    return request.finish(*selection.run("crawl", request.call, backend=backend))
+    return request.finish(*selection.run("crawl", request.call, backend=backend, empty=_no_pages))
 
 
 async def acrawl(
@@ -438,4 +449,4 @@ async def acrawl(
         cached = request.from_cache()
         if cached is not None:
             return cached
-        return request.finish(*await selection.arun("crawl", request.acall, backend=backend))
+        return request.finish(*await selection.arun("crawl", request.acall, backend=backend, empty=_no_pages))

@@ -21,6 +21,15 @@ vendors' keyless modes. Inside it the order is ``web.provider_priority``, then `
 then name. A provider whose key is set is never run keyless: it keeps its own tier, and a failure
 there moves on to the next provider, not to the same vendor's keyless mode. An explicit choice is
 only ever that provider (keyless when it has no key and works without one).
+
+Fallback chains (``web.search_fallback``, ``web.extract_fallback``, ``web.crawl_fallback``: an
+ordered list of provider names, or ``none``). With a list, the active provider (the configured one,
+else auto mode's first candidate) is tried, then each provider of the list in order, moving on when
+one fails for any reason but the caller's input (``INVALID_INPUT``, ``CONTENT_BLOCKED``,
+``CONTENT_POLICY``), is out of quota, is not set up, or answers with **no results** (recorded as
+``NO_RESULTS``; an empty answer is returned only when every provider of the chain gave one or
+failed). ``none`` tries only the active provider and raises its first error. A ``backend=``
+argument is never rerouted. Each try is an ``Attempt`` on the result.
 """
 
 from __future__ import annotations
@@ -55,6 +64,9 @@ __all__ = [
     "is_available",
     "supports",
     "candidates",
+    "fallback_chain",
+    "out_of_quota",
+    "NO_RESULTS",
     "resolve",
     "run",
     "arun",
@@ -63,6 +75,10 @@ __all__ = [
 T = TypeVar("T")
 
 CAPABILITIES = ("search", "extract", "crawl")
+#: The attempt code of a provider that answered with nothing (a fallback chain moves on).
+NO_RESULTS = "NO_RESULTS"
+#: Codes a fallback chain stops on: the caller's input or a policy, which another provider cannot fix.
+_CHAIN_STOPS = frozenset({"INVALID_INPUT", "CONTENT_BLOCKED", "CONTENT_POLICY", "CACHE_MISS", "STORE_ERROR"})
 TIERS = ("commercial", "self_hosted", "keyless", "offline")
 #: The keyless ring in auto mode: no third party first, then keyless services, then vendors' trial modes.
 KEYLESS_ORDER = ("direct", "ddgs", "jina", "keenable", "exa", "parallel", "tavily", "firecrawl")
@@ -239,6 +255,27 @@ def _caps_text(provider: WebSearchProvider) -> str:
     return f"{'/'.join(caps)}-only" if caps else "not usable for any web capability"
 
 
+def fallback_chain(capability: str) -> list[str] | None:
+    """``web.<capability>_fallback``: None when unset, ``[]`` for ``none``, else provider names.
+
+    A list, or a string of names separated by commas or spaces (``"searxng, brave, ddgs"``).
+    """
+    _check_capability(capability)
+    key = f"web.{capability}_fallback"
+    value = config.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInputError(
+            f"config {key} must be a list of provider names or 'none', got {type(value).__name__}; "
+            f"fix it with hn.config.set({key!r}, ['searxng', 'ddgs'])"
+        )
+    names = [normalize_name(v) for v in value if normalize_name(v)]
+    return [] if names in ([], ["none"]) else [n for n in dict.fromkeys(names) if n != "none"]
+
+
 def resolve(capability: str, backend: str | None = None) -> WebSearchProvider:
     """The provider that would be tried first (explicit errors raise as in ``run``)."""
     name, source = configured_backend(capability, backend)
@@ -272,8 +309,15 @@ def _code(exc: BaseException) -> str:
 
 def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, HermesError) and (
-        exc.code in RETRYABLE_CODES or (type(exc) is ProviderError and exc.retryable)
+        exc.code in RETRYABLE_CODES or (type(exc) is ProviderError and exc.retryable) or out_of_quota(exc)
     )
+
+
+def out_of_quota(exc: BaseException) -> bool:
+    """HTTP 402, or a vendor's "credits exhausted" answer (a rate limit that waiting does not lift)."""
+    if not isinstance(exc, HermesError):
+        return False
+    return exc.status == 402 or (exc.code == "PROVIDER_RATE_LIMITED" and not exc.retryable)
 
 
 def _as_hermes(exc: Exception, provider: str) -> HermesError:
@@ -293,19 +337,29 @@ def _default_deadline() -> float | None:
 
 
 class _Walk:
-    """One selection walk: the providers to try, the attempts so far, and the overall deadline."""
+    """One selection walk: the providers to try, the attempts so far, and the overall deadline.
+
+    ``steps`` holds each provider to try, or the error that one entry of a fallback chain gives
+    before any call (unknown, not set up, cannot serve the capability): recorded, then skipped.
+    """
 
     def __init__(
         self, capability: str, backend: str | None, deadline: float | None, clock: Callable[[], float]
     ) -> None:
         self.capability = capability
         self.explicit, source = configured_backend(capability, backend)
-        if self.explicit is not None:
-            self.providers = [_explicit(capability, self.explicit, source)]
+        argument = backend is not None and self.explicit is not None
+        self.chain = None if argument else fallback_chain(capability)  # a backend= is never rerouted
+        self.steps: list[WebSearchProvider | HermesError] = []
+        if self.chain:
+            self.steps = self._chained(source)
+        elif self.explicit is not None:
+            self.steps = [_explicit(capability, self.explicit, source)]
         else:
-            self.providers = candidates(capability)
-            if not self.providers:
+            found = candidates(capability)
+            if not found:
                 raise _no_candidates(capability)
+            self.steps = list(found[:1] if self.chain == [] else found)
         self.budget = _default_deadline() if deadline is None else deadline
         self.clock = clock
         self.start = clock()
@@ -314,28 +368,71 @@ class _Walk:
         self.keyless: list[bool] = []  # per attempt: the provider was in the keyless tier
         self.last: HermesError | None = None
         self.timed_out = False
+        self.empty: tuple[object, str] | None = None  # the latest answer with no results, and who gave it
 
-    def may_start(self, provider: WebSearchProvider) -> bool:
+    def _chained(self, source: str) -> list[WebSearchProvider | HermesError]:
+        """The active provider, then the chain's providers (each resolved as an explicit choice)."""
+        assert self.chain
+        first: list[str] = [self.explicit] if self.explicit is not None else [
+            normalize_name(p.name) for p in candidates(self.capability)[:1]
+        ]
+        steps: list[WebSearchProvider | HermesError] = []
+        for index, name in enumerate(dict.fromkeys([*first, *self.chain])):
+            where = source if index == 0 and self.explicit is not None else f"web.{self.capability}_fallback"
+            try:
+                steps.append(_explicit(self.capability, name, where))
+            except HermesError as exc:
+                steps.append(exc)
+        return steps
+
+    @property
+    def chained(self) -> bool:
+        return bool(self.chain)
+
+    def may_start(self, provider: WebSearchProvider | HermesError) -> bool:
         """False once the deadline has passed (the first provider is always tried)."""
         if self.budget is not None and self.attempts and self.clock() - self.start >= self.budget:
             tried = ", ".join(a.provider for a in self.attempts)
             self.last = TimeoutError_(
                 f"{self.capability} deadline of {self.budget:g}s passed after trying {tried}; "
                 "raise web.deadline or pass backend= to use one provider",
-                provider=normalize_name(provider.name),
+                provider=self._name(provider),
             )
             self.timed_out = True
             return False
         self.began = self.clock()
         return True
 
+    @staticmethod
+    def _name(step: WebSearchProvider | HermesError) -> str:
+        if isinstance(step, HermesError):
+            return normalize_name(step.provider or "?")
+        return normalize_name(step.name)
+
+    def skipped(self, err: HermesError) -> None:
+        """A chain entry that could not even be called: recorded, and the chain moves on."""
+        self.attempts.append(Attempt(self._name(err), _code(err), err.message, 0.0))
+        self.last = self.last or err
+
     def failed(self, provider: WebSearchProvider, exc: Exception) -> bool:
         """Record a failure; True when the next candidate should be tried."""
         err = _as_hermes(exc, normalize_name(provider.name))
-        self.attempts.append(Attempt(normalize_name(provider.name), _code(err), err.message, self._elapsed()))
+        message = f"out of quota: {err.message}" if out_of_quota(err) else err.message
+        self.attempts.append(Attempt(normalize_name(provider.name), _code(err), message, self._elapsed()))
         self.keyless.append(tier_of(provider) == "keyless")
         self.last = err
-        return self.explicit is None and _retryable(err)
+        if self.chained:
+            return _code(err) not in _CHAIN_STOPS
+        return self.explicit is None and self.chain is None and _retryable(err)
+
+    def answered_nothing(self, provider: WebSearchProvider, value: object) -> bool:
+        """In a chain, an answer with no results is recorded and the chain moves on (True)."""
+        if not self.chained:
+            return False
+        name = normalize_name(provider.name)
+        self.attempts.append(Attempt(name, NO_RESULTS, "answered with no results", self._elapsed()))
+        self.empty = (value, name)
+        return True
 
     def succeeded(self, provider: WebSearchProvider) -> str:
         name = normalize_name(provider.name)
@@ -364,25 +461,32 @@ def run(
     backend: str | None = None,
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    empty: Callable[[T], bool] | None = None,
 ) -> tuple[T, str, list[Attempt]]:
-    """Run ``call(provider)`` on the explicit provider or the auto candidates in order.
+    """Run ``call(provider)`` on the explicit provider, the auto candidates or the fallback chain in order.
 
     ``deadline`` is seconds for the whole call (default ``web.deadline``); once it has passed no
-    further candidate is started. Returns ``(value, provider name, attempts)``; when every try
+    further candidate is started. ``empty(value)`` tells an answer with no results (a fallback
+    chain moves on after one). Returns ``(value, provider name, attempts)``; when every try
     fails, the last error is raised with ``details["attempts"]``.
     """
     walk = _Walk(capability, backend, deadline, clock)
-    for provider in walk.providers:
-        if not walk.may_start(provider):
+    for step in walk.steps:
+        if isinstance(step, HermesError):
+            walk.skipped(step)
+            continue
+        if not walk.may_start(step):
             break
         try:
-            value = call(provider)
+            value = call(step)
         except Exception as exc:
-            if walk.failed(provider, exc):
+            if walk.failed(step, exc):
                 continue
             break
-        return value, walk.succeeded(provider), walk.attempts
-    raise walk.error()
+        if empty is not None and empty(value) and walk.answered_nothing(step, value):
+            continue
+        return value, walk.succeeded(step), walk.attempts
+    return _end(walk)
 
 
 async def arun(
@@ -392,17 +496,31 @@ async def arun(
     backend: str | None = None,
     deadline: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    empty: Callable[[T], bool] | None = None,
 ) -> tuple[T, str, list[Attempt]]:
     """Async twin of ``run``: ``call(provider)`` returns an awaitable."""
     walk = _Walk(capability, backend, deadline, clock)
-    for provider in walk.providers:
-        if not walk.may_start(provider):
+    for step in walk.steps:
+        if isinstance(step, HermesError):
+            walk.skipped(step)
+            continue
+        if not walk.may_start(step):
             break
         try:
-            value = await call(provider)
+            value = await call(step)
         except Exception as exc:
-            if walk.failed(provider, exc):
+            if walk.failed(step, exc):
                 continue
             break
-        return value, walk.succeeded(provider), walk.attempts
+        if empty is not None and empty(value) and walk.answered_nothing(step, value):
+            continue
+        return value, walk.succeeded(step), walk.attempts
+    return _end(walk)
+
+
+def _end(walk: _Walk) -> tuple[T, str, list[Attempt]]:
+    """No provider answered with results: the latest empty answer if there was one, else the error."""
+    if walk.empty is not None:
+        value, name = walk.empty
+        return value, name, walk.attempts  # type: ignore[return-value]  # a value of this walk's T
     raise walk.error()

@@ -63,9 +63,31 @@ def test_web_search_registry() -> None:
         reg.register_provider(object())
     assert reg.get_active_search_provider().name == "compat-web"
     config.set("web.search_backend", "missing-one")
-    assert reg.get_active_search_provider() is None
+    assert reg.get_active_search_provider().name == "compat-web"  # Hermes: an unknown name falls through
     reg._reset_for_tests()
     assert web_providers.get("compat-web") is None
+
+
+def test_the_active_provider_is_never_a_keyless_mode_and_a_configured_one_is_kept() -> None:
+    """Hermes's rule: a keyless mode never makes a provider active; a configured one is returned
+    even when unavailable (its own call names the missing key)."""
+    from agent import web_search_registry as reg
+
+    class KeylessOnly(WebSearchProvider):
+        name = "compat-keyless"
+
+        def is_available(self) -> bool:
+            return False
+
+        def is_keyless_available(self) -> bool:
+            return True
+
+    reg._reset_for_tests()
+    keyless = KeylessOnly()
+    reg.register_provider(keyless)
+    assert reg.get_active_search_provider() is None  # hermes_nb's auto mode would pick it; Hermes never
+    config.set("web.search_backend", "compat-keyless")
+    assert reg.get_active_search_provider() is keyless
 
 
 def test_image_gen_registry() -> None:

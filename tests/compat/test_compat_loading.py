@@ -333,3 +333,27 @@ def test_hermes_magic_plugins_subcommands(hermetic: Path, user: Path, bundled: P
     assert "no problems" in repr(commands.run(["plugins", "validate", str(target)]))
     with pytest.raises(UsageError, match="usage: %hermes plugins"):
         commands.run(["plugins", "frobnicate"])
+
+
+def test_validate_reports_a_tool_without_a_callable_handler(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = make_plugin(
+        tmp_path,
+        "handlerless",
+        "name: handlerless\nprovides_tools: [nothing_runs, by_name]\n",
+        """
+def register(ctx):
+    schema = {"name": "x", "parameters": {"type": "object", "properties": {}}}
+    ctx.register_tool("nothing_runs", "handlerless", schema, None)
+    ctx.register_tool("by_name", "handlerless", schema, "handlerless.run")
+""",
+    )
+    assert cli.main(["plugins", "validate", str(plugin)]) == 1
+    out = capsys.readouterr().out
+    assert "registers nothing" not in out and "ok:" not in out
+    lines = out.strip().splitlines()
+    assert any("tool 'nothing_runs' is not registered: no handler (handler=None)" in line for line in lines)
+    assert any("tool 'by_name' is not registered: the handler is the string 'handlerless.run'" in line
+               for line in lines)
+    assert not any("provides_tools lists" in line for line in lines)  # one line per problem, not two

@@ -1,4 +1,9 @@
-"""Emulated Parallel API: ``/v1/search``, ``/v1/extract`` with per-URL ``errors``, the keyless MCP (§10)."""
+"""Emulated Parallel API: ``/v1/search``, ``/v1/extract`` with per-URL ``errors``, the keyless MCP (§10).
+
+The legacy ``/v1beta/search`` and ``/v1beta/extract`` (top-level ``max_results``, ``excerpts``,
+``full_content``: what the ``parallel-web`` SDK's ``client.beta`` sends, and so Hermes's own parallel
+plugin) answer in the same shapes; their keys sent to ``/v1`` are a 422, as Parallel answers them.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +39,7 @@ class ParallelApi:
     def handle(self, call: Call) -> Response:
         if call.subpath == "/mcp":
             return serve_mcp(call, "parallel-search", {"web_search": _mcp_search, "web_fetch": _mcp_fetch})
-        if call.subpath not in ("/v1/search", "/v1/extract"):
+        if call.subpath not in ("/v1/search", "/v1/extract", "/v1beta/search", "/v1beta/extract"):
             return self.error(call, 404, None, "Not Found")
         key = call.header("x-api-key")
         if call.auth_fail or not key or key == call.emu.BAD_KEY:
@@ -42,6 +47,8 @@ class ParallelApi:
         body = call.request.json
         if call.request.method != "POST" or not isinstance(body, dict):
             return self.error(call, 422, None, "Request body must be a JSON object.")
+        if call.subpath.startswith("/v1beta/"):
+            return self._beta(call, body)
         legacy = [k for k in _LEGACY if k in body]
         if legacy:
             return self.error(call, 422, None, f"Unknown field(s) {legacy}: use advanced_settings on /v1.")
@@ -62,6 +69,15 @@ class ParallelApi:
         if not isinstance(count, int) or not 1 <= count <= 40:
             return self.error(call, 422, None, "advanced_settings.max_results must be between 1 and 40.")
         return Response.json(_search_body(call, queries[0], count, [] if call.empty else None))
+
+    def _beta(self, call: Call, body: dict[str, Any]) -> Response:
+        """The legacy ``/v1beta`` shapes: the same answers, the options at the top level."""
+        if call.subpath == "/v1beta/extract":
+            settings = {"full_content": bool(body.get("full_content"))}
+            return self._extract(call, {"urls": body.get("urls"), "advanced_settings": settings})
+        queries = body.get("search_queries") or ([body["objective"]] if body.get("objective") else None)
+        count = body.get("max_results", 10)
+        return self._search(call, {"search_queries": queries, "advanced_settings": {"max_results": count}})
 
     def _extract(self, call: Call, body: dict[str, Any]) -> Response:
         urls = body.get("urls")

@@ -1,11 +1,14 @@
 """Emulated xAI Responses API with the server-side ``web_search`` tool (reference/web-apis.md §12).
 
 Grok answers in prose with ``url_citation`` annotations and a top-level ``citations`` list; there is
-no structured result list. The question is the last line of the user's input.
+no structured result list. The question is the last line of the user's input (a ``Query:`` label
+dropped). A model follows its prompt: one that asks for a JSON object with a ``results`` list (as
+Hermes's own xai plugin does) gets that object as the text, the annotations still citing each URL.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,13 +24,23 @@ def _err(status: int, message: str, code: str = "Client specified an invalid arg
     return Response.json({"code": code, "error": message}, status)
 
 
-def _question(body: dict[str, Any]) -> str:
+def _prompt(body: dict[str, Any]) -> str:
     raw = body.get("input")
     if isinstance(raw, list):
         texts = [str(m.get("content") or "") for m in raw if isinstance(m, dict) and m.get("role") == "user"]
         raw = texts[-1] if texts else ""
-    lines = [line.strip() for line in str(raw or "").splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    return str(raw or "")
+
+
+def _question(body: dict[str, Any]) -> str:
+    lines = [line.strip() for line in _prompt(body).splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
+    return last.split(":", 1)[1].strip() if last.lower().startswith("query:") else last
+
+
+def _wants_json(body: dict[str, Any]) -> bool:
+    """The prompt asks for a JSON object with a ``results`` list (Hermes's xai plugin does)."""
+    return '{"results"' in _prompt(body)
 
 
 def web_search_response(call: Call) -> Response:
@@ -70,7 +83,20 @@ def web_search_response(call: Call) -> Response:
     return Response.json(_response(call, body, question, found))
 
 
-def _response(call: Call, body: dict[str, Any], question: str, found: list[dict[str, Any]]) -> dict[str, Any]:
+def _json_answer(found: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """The JSON object the prompt asked for, each URL in it cited by a ``url_citation``."""
+    rows = [{"title": h["title"], "url": h["url"], "description": h["snippet"]} for h in found]
+    text = json.dumps({"results": rows}, ensure_ascii=False)
+    annotations = []
+    for hit in found:
+        start = text.index(json.dumps(hit["url"])[1:-1])
+        annotations.append({"type": "url_citation", "url": hit["url"], "title": hit["title"],
+                            "start_index": start, "end_index": start + len(hit["url"])})
+    return text, annotations
+
+
+def _prose_answer(question: str, found: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """Grok's usual answer: prose, each sentence citing the page it came from."""
     text, annotations = f"Here is what the web says about {question}.", []
     for hit in found:
         sentence = f" {hit['snippet']}"
@@ -85,6 +111,14 @@ def _response(call: Call, body: dict[str, Any], question: str, found: list[dict[
                 "end_index": len(text),
             }
         )
+    return text, annotations
+
+
+def _response(call: Call, body: dict[str, Any], question: str, found: list[dict[str, Any]]) -> dict[str, Any]:
+    if _wants_json(body):
+        text, annotations = _json_answer(found)
+    else:
+        text, annotations = _prose_answer(question, found)
     rid = request_id(call, question)
     output: list[dict[str, Any]] = []
     if found:
