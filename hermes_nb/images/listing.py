@@ -95,6 +95,9 @@ def _options(provider: ImageGenProvider) -> tuple[str, ...]:
         out.append("size=WxH" if "any" in caps.sizes else "size=" + "|".join(caps.sizes))
     if caps.max_reference_images:
         out.append(f"reference_images (≤{caps.max_reference_images})")
+    if caps.upscale:
+        out.append("upscale")
+    out.extend(caps.creative_controls)
     return tuple(out)
 
 
