@@ -67,14 +67,18 @@ def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
                 provider=name,
             )
         return provider
-    available = [p for p in image_providers.list() if _available(p)]
+    ready = [p for p in image_providers.list() if _available(p)]
+    available = [p for p in ready if p.auto_select]
     if len(available) == 1:
         return available[0]
     if not available:
-        options = (
-            "; ".join(f"{p.name}: {_setup_hint(p)}" for p in image_providers.list()) or "none registered"
+        options = "; ".join(
+            f"{p.name}: " + ("set up, but chosen only by name" if p in ready else _setup_hint(p))
+            for p in image_providers.list()
         )
-        raise ProviderNotConfiguredError(f"no image provider is available ({options}); then {_CHOOSE_HINT}")
+        raise ProviderNotConfiguredError(
+            f"no image provider is available ({options or 'none registered'}); then {_CHOOSE_HINT}"
+        )
     names = ", ".join(normalize_name(p.name) for p in available)
     raise ProviderNotConfiguredError(
         f"several image providers are available ({names}) and none is chosen; {_CHOOSE_HINT}"

@@ -106,6 +106,9 @@ class ImageGenProvider(abc.ABC):
     accepts_seed: bool | None = None
     accepts_negative_prompt: bool | None = None
     accepts_sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
+    #: False: never chosen automatically, only by ``image_gen.provider`` / ``backend=`` (a key that is
+    #: usually set for something else, as DeepInfra's for chat, is no consent to image billing)
+    auto_select: bool = True
     #: Hermes's ``supports_upscale``: ``upscale=True`` runs the vendor's high-resolution pass
     supports_upscale: bool = False
     #: Hermes's ``creative_controls``: the vendor's creative options this provider takes by name
