@@ -12,19 +12,21 @@ Records of the ``hermes_nb`` and ``hermes_plugins`` loggers are redacted as they
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-try:  # the regular-expression parser, to check a plugin's pattern before accepting it
-    from re import _constants, _parser  # type: ignore[attr-defined]
-except ImportError:  # Python < 3.11
-    import sre_constants as _constants  # type: ignore[no-redef]
-    import sre_parse as _parser  # type: ignore[no-redef]
-
 from hermes_nb._state import on_reset
+
+try:  # the regex parser: a plugin's pattern is checked before it is used
+    _parser: Any = importlib.import_module("re._parser")
+    _constants: Any = importlib.import_module("re._constants")
+except ImportError:  # Python 3.10
+    _parser = importlib.import_module("sre_parse")
+    _constants = importlib.import_module("sre_constants")
 
 __all__ = [
     "MASK",
@@ -209,8 +211,8 @@ _LOGGERS = ("hermes_nb", "hermes_plugins")
 _factory = logging.getLogRecordFactory()
 
 
-def _redacting_factory(*args: object, **kwargs: object) -> logging.LogRecord:
-    record = _factory(*args, **kwargs)  # type: ignore[arg-type]
+def _redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    record = _factory(*args, **kwargs)
     if record.name.startswith(_LOGGERS) and record.name != __name__:
         try:
             message = record.getMessage()
