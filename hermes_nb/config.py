@@ -436,7 +436,25 @@ def remove_secret_sources(owner: str) -> None:
         _secret_sources[:] = [(o, f) for o, f in _secret_sources if o != owner]
 
 
+_loading_sources = threading.local()
+
+
+def _load_source_plugins() -> None:
+    """Import the plugins that may register a secret source (those declaring nothing), once a key is
+    missing everywhere else; never from inside that import (a plugin's register may resolve keys)."""
+    if getattr(_loading_sources, "busy", False):
+        return
+    _loading_sources.busy = True
+    try:
+        services.load_plugins("secrets", None)
+    except Exception as exc:  # a broken loader must not break key resolution
+        _log.warning("loading secret-source plugins failed: %s", type(exc).__name__)
+    finally:
+        _loading_sources.busy = False
+
+
 def _from_sources(name: str) -> str | None:
+    _load_source_plugins()
     with _lock:
         sources = list(_secret_sources)
     for owner, lookup in sources:

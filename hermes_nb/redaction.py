@@ -45,8 +45,7 @@ MASK = "***"
 _lock = threading.Lock()
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
-_plugin_patterns: dict[str, str] = {}  # pattern -> the source that added it ("plugin:<name>")
-_plugin_pattern: re.Pattern[str] | None = None
+_plugin_patterns: dict[str, tuple[str, re.Pattern[str]]] = {}  # pattern -> (its source, compiled)
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.IGNORECASE)
 
@@ -137,7 +136,6 @@ _PATTERN_RULES: tuple[tuple[Callable[[str], bool], str], ...] = (
 
 def register_patterns(patterns: Iterable[object], source: str = "plugin") -> int:
     """Add credential-token regexes to ``redact``; returns how many were accepted (Hermes's rules)."""
-    global _plugin_pattern
     accepted = 0
     for raw in patterns or ():
         if not isinstance(raw, str) or not raw.strip():
@@ -145,7 +143,7 @@ def register_patterns(patterns: Iterable[object], source: str = "plugin") -> int
             continue
         pattern = raw.strip()
         try:
-            re.compile(pattern)
+            compiled = re.compile(pattern)
         except re.error as exc:
             log.warning("%s: skipping redaction pattern %r that does not compile (%s)", source, pattern, exc)
             continue
@@ -156,43 +154,37 @@ def register_patterns(patterns: Iterable[object], source: str = "plugin") -> int
         with _lock:
             if pattern in _plugin_patterns:
                 continue
-            _plugin_patterns[pattern] = source
-            _plugin_pattern = re.compile("|".join(f"(?:{p})" for p in _plugin_patterns))
+            _plugin_patterns[pattern] = (source, compiled)
         accepted += 1
     return accepted
 
 
 def unregister_patterns(source: str) -> None:
     """Remove the patterns ``source`` added (its plugin was unloaded)."""
-    global _plugin_pattern
     with _lock:
-        for pattern in [p for p, s in _plugin_patterns.items() if s == source]:
+        for pattern in [p for p, (owner, _c) in _plugin_patterns.items() if owner == source]:
             del _plugin_patterns[pattern]
-        _plugin_pattern = (
-            re.compile("|".join(f"(?:{p})" for p in _plugin_patterns)) if _plugin_patterns else None
-        )
 
 
 @on_reset
 def _forget_secrets() -> None:
     """Forget remembered values (tests: one test's fake key must not mask another test's text)."""
-    global _pattern, _plugin_pattern
+    global _pattern
     with _lock:
         _secrets.clear()
         _pattern = None
         _plugin_patterns.clear()
-        _plugin_pattern = None
 
 
 def mask_known(text: str) -> str:
     """Only the exact secrets and the plugins' patterns (rendered output: no generic guessing)."""
     if not text:
         return text
-    pattern, extra = _pattern, _plugin_pattern
+    pattern = _pattern
     if pattern is not None:
         text = pattern.sub(MASK, text)
-    if extra is not None:
-        text = extra.sub(MASK, text)
+    for _source, compiled in list(_plugin_patterns.values()):
+        text = compiled.sub(MASK, text)
     return text
 
 
@@ -207,7 +199,7 @@ def redact(text: str) -> str:
     return text
 
 
-_LOGGERS = ("hermes_nb", "hermes_plugins")
+_LOGGERS = ("hermes_nb", "hermes_plugins", "httpx", "httpcore")  # httpx logs request URLs
 _factory = logging.getLogRecordFactory()
 
 
