@@ -54,6 +54,7 @@ __all__ = [
     "resolve_key",
     "add_secret_source",
     "remove_secret_sources",
+    "load_secret_sources",
     "get_env_value",
     "export_dotenv",
     "reset",
@@ -397,9 +398,10 @@ def export_dotenv() -> list[str]:
     return added
 
 
-def resolve_key(*names: str) -> str | None:
+def resolve_key(*names: str, load_sources: bool = True) -> str | None:
     """The first non-empty secret among ``names`` (session → environment → ``$HERMES_HOME/.env`` →
-    the plugins' secret sources, ``ctx.register_secret_source``)."""
+    the plugins' secret sources, ``ctx.register_secret_source``). Before the sources are asked, the
+    plugins that may register one are imported, unless ``load_sources=False`` (plugin listings)."""
     dotenv: dict[str, str] | None = None
     for name in names:
         with _lock:
@@ -414,6 +416,8 @@ def resolve_key(*names: str) -> str | None:
             if is_secret_name(name):
                 register_secret(value)
             return value
+    if load_sources and names:
+        load_secret_sources()
     for name in names:  # only when no name is set anywhere: a source never overrides the user
         value = _from_sources(name)
         if value:
@@ -439,9 +443,11 @@ def remove_secret_sources(owner: str) -> None:
 _loading_sources = threading.local()
 
 
-def _load_source_plugins() -> None:
-    """Import the plugins that may register a secret source (those declaring nothing), once a key is
-    missing everywhere else; never from inside that import (a plugin's register may resolve keys)."""
+def load_secret_sources() -> None:
+    """Import the plugins that may register a secret source (those declaring no ``provides_*``).
+
+    ``resolve_key`` calls it before asking the sources, except for plugin listings
+    (``load_sources=False``), so listing plugins imports none. Never re-entered from that import."""
     if getattr(_loading_sources, "busy", False):
         return
     _loading_sources.busy = True
@@ -454,7 +460,6 @@ def _load_source_plugins() -> None:
 
 
 def _from_sources(name: str) -> str | None:
-    _load_source_plugins()
     with _lock:
         sources = list(_secret_sources)
     for owner, lookup in sources:

@@ -115,7 +115,7 @@ def _options(provider: ImageGenProvider) -> tuple[str, ...]:
         out.append(f"reference_images (≤{caps.max_reference_images})")
     if caps.upscale:
         out.append("upscale")
-    out.extend(caps.creative_controls)
+    out.extend(c for c in caps.creative_controls if c != "any")  # "any": every option (ComfyUI)
     return tuple(out)
 
 

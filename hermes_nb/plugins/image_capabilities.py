@@ -13,8 +13,9 @@ optional keys as well; a provider that leaves one out gets the default in bracke
 - ``supports_upscale`` (False: ``upscale=True`` is refused); Hermes's key for a provider that runs a
   high-resolution pass when asked
 - ``creative_controls`` (none): the names of the vendor's creative options the provider takes (Krea's
-  ``creativity``, ``styles`` …). Hermes forwards only declared controls; here a known creative
-  control the provider does not declare is refused before any request, never silently dropped
+  ``creativity``, ``styles`` …), or ``["any"]`` for a provider whose every option is one (a ComfyUI
+  workflow's placeholders). Hermes forwards only declared controls; here a known creative control
+  the provider does not declare is refused before any request, never silently dropped
 """
 
 from __future__ import annotations
@@ -148,8 +149,9 @@ def check_options(
         refuse("negative_prompt")
     if options.get("upscale") not in (None, False) and not caps.upscale:
         refuse("upscale", "; it declares no supports_upscale (use a provider that does)")
-    for control in sorted(set(options) & (CREATIVE_CONTROLS | set(caps.creative_controls))):
-        if control not in caps.creative_controls and options[control] is not None:
+    takes_any = ANY_SIZE in caps.creative_controls  # "any", as for sizes
+    for control in sorted(set(options) & CREATIVE_CONTROLS):
+        if not takes_any and control not in caps.creative_controls and options[control] is not None:
             takes = ", ".join(caps.creative_controls) or "none"
             refuse(f"the creative control {control!r}", f"; the creative controls it takes: {takes}")
     size = options.get("size")

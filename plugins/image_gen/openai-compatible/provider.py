@@ -49,6 +49,7 @@ class OpenAICompatibleImageProvider(ImageGenProvider):
     badge, tag = "self-hosted", "any OpenAI-compatible /images/generations endpoint"
     price_note = "billed by the server you configure"
     accepts_seed, accepts_negative_prompt = False, False
+    creative_controls = ("style",)  # OpenAI's vivid / natural, passed on to servers that take it
     accepts_sizes = ("any",)
 
     def is_available(self) -> bool:
