@@ -48,6 +48,7 @@ class OpenAICompatibleImageProvider(ImageGenProvider):
     docs_url = "https://platform.openai.com/docs/api-reference/images/create"
     badge, tag = "self-hosted", "any OpenAI-compatible /images/generations endpoint"
     price_note = "billed by the server you configure"
+    tier = "self-hosted"  # your server or gateway: no key needed to be available
     accepts_seed, accepts_negative_prompt = False, False
     creative_controls = ("style",)  # OpenAI's vivid / natural, passed on to servers that take it
     accepts_sizes = ("any",)
