@@ -87,3 +87,12 @@ def test_unconfigured_base_url_says_what_to_set() -> None:
     assert "image_gen.openai_compatible.base_url" in row.why_not
     with pytest.raises(ProviderNotConfiguredError, match="image_gen.openai_compatible.base_url"):
         images.imagine("x", backend="openai-compatible", no_cache=True)
+
+
+def test_hermes_environment_variables_win(emu: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_COMPATIBLE_IMAGE_BASE_URL", config.get(BASE) + "/")
+    monkeypatch.setenv("OPENAI_COMPATIBLE_IMAGE_MODEL", "sdxl-turbo")
+    config.set(BASE, "http://127.0.0.1:9/unused")
+    result = images.imagine("a barn", aspect_ratio="square")
+    (sent,) = emu.requests_for("openai-compatible")
+    assert sent.json["model"] == "sdxl-turbo" and result.model == "sdxl-turbo"

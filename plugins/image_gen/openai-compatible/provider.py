@@ -1,7 +1,8 @@
 """Any OpenAI-compatible image API: ``POST {base_url}/images/generations`` with OpenAI's request shape.
 
 Configuration alone makes it work: ``image_gen.openai_compatible.base_url`` (required; hosted gateways
-and local servers such as LocalAI or vLLM speak this shape) and ``image_gen.openai_compatible.model``.
+and local servers such as LocalAI or vLLM speak this shape) and ``image_gen.openai_compatible.model``;
+as in Hermes, ``OPENAI_COMPATIBLE_IMAGE_BASE_URL`` / ``OPENAI_COMPATIBLE_IMAGE_MODEL`` win over them.
 The key in ``OPENAI_COMPATIBLE_IMAGE_API_KEY`` is optional (a local server may take none); it goes only
 to the configured base URL. Answers are JSON or, as some servers stream them, Server-Sent Events
 (the ``done`` event, else the last event carrying an image). ``data[0].b64_json`` is saved; a
@@ -11,6 +12,7 @@ to the configured base URL. Answers are JSON or, as some servers stream them, Se
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import httpx
@@ -32,6 +34,7 @@ from hermes_nb.provider_api import (
 NAME = "openai-compatible"
 SECTION = "image_gen.openai_compatible"
 KEY_ENV = "OPENAI_COMPATIBLE_IMAGE_API_KEY"
+BASE_URL_ENV, MODEL_ENV = "OPENAI_COMPATIBLE_IMAGE_BASE_URL", "OPENAI_COMPATIBLE_IMAGE_MODEL"
 DEFAULT_MODEL = "gpt-image-1"
 SIZES = {"landscape": "1536x1024", "square": "1024x1024", "portrait": "1024x1536"}
 #: OpenAI's optional request fields, passed through when given
@@ -58,11 +61,12 @@ class OpenAICompatibleImageProvider(ImageGenProvider):
         return bool(_base_url())
 
     def list_models(self) -> list[dict[str, Any]]:
-        model = str(config.get(f"{SECTION}.model") or DEFAULT_MODEL)
+        model = self.resolve_model()
         return [{"id": model, "display": model, "price": "set by your server"}]
 
-    def resolve_model(self, model: str | None = None) -> str | None:
-        return str(model or config.get(f"{SECTION}.model") or config.get("image_gen.model") or DEFAULT_MODEL)
+    def resolve_model(self, model: str | None = None) -> str:
+        chosen = model or _env(MODEL_ENV) or config.get(f"{SECTION}.model") or config.get("image_gen.model")
+        return str(chosen or DEFAULT_MODEL)
 
     def get_setup_schema(self) -> dict[str, Any]:
         schema = super().get_setup_schema()
@@ -124,8 +128,12 @@ class OpenAICompatibleImageProvider(ImageGenProvider):
         )
 
 
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
 def _base_url() -> str:
-    return str(config.get(f"{SECTION}.base_url") or "").strip().rstrip("/")
+    return str(_env(BASE_URL_ENV) or config.get(f"{SECTION}.base_url") or "").strip().rstrip("/")
 
 
 def _answer(response: httpx.Response) -> dict[str, Any]:
