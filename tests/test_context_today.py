@@ -298,3 +298,11 @@ def test_other_registrations_are_listed_not_used(ctx: PluginContext) -> None:
         getattr(ctx, method)(object())
     assert len(ctx.registered.unused) == 7
     assert ctx.registered.unused[0].startswith("TTS provider")
+
+
+def test_hermes_agent_redact_is_served(hermetic: Path) -> None:
+    loader.get_plugin_manager().discover()  # installs the finder, as the loader does
+    from agent.redact import redact_sensitive_text, register_redaction_patterns
+
+    assert register_redaction_patterns([r"hx_[0-9a-f]{8}", "("], source="plugin:x") == 1
+    assert redact_sensitive_text("token hx_0123abcd") == "token ***" and redact_sensitive_text(5) == 5
