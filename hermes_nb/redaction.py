@@ -7,7 +7,8 @@ the exact values resolved by ``hermes_nb.config.resolve_key`` (registered with
 patterns plugins add with ``ctx.register_redaction_patterns`` (Hermes's rules: a pattern must compile,
 start with at least two literal characters, have no top-level ``|`` and no nested unbounded
 repeat; a bad one is skipped with a warning). Plugins can only add masking, never remove it.
-Records of the ``hermes_nb`` and ``hermes_plugins`` loggers are redacted as they are created.
+Records of the ``hermes_nb``, ``hermes_plugins`` and HTTP-client (``httpx``, ``httpcore``: request
+URLs) loggers are redacted as they are created.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ _lock = threading.Lock()
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
 _plugin_patterns: dict[str, tuple[str, re.Pattern[str]]] = {}  # pattern -> (its source, compiled)
+_plugin_compiled: tuple[re.Pattern[str], ...] = ()  # what redact applies: a snapshot, swapped whole
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.IGNORECASE)
 
@@ -155,8 +157,14 @@ def register_patterns(patterns: Iterable[object], source: str = "plugin") -> int
             if pattern in _plugin_patterns:
                 continue
             _plugin_patterns[pattern] = (source, compiled)
+            _snapshot()
         accepted += 1
     return accepted
+
+
+def _snapshot() -> None:
+    global _plugin_compiled
+    _plugin_compiled = tuple(compiled for _source, compiled in _plugin_patterns.values())
 
 
 def unregister_patterns(source: str) -> None:
@@ -164,6 +172,7 @@ def unregister_patterns(source: str) -> None:
     with _lock:
         for pattern in [p for p, (owner, _c) in _plugin_patterns.items() if owner == source]:
             del _plugin_patterns[pattern]
+        _snapshot()
 
 
 @on_reset
@@ -174,6 +183,7 @@ def _forget_secrets() -> None:
         _secrets.clear()
         _pattern = None
         _plugin_patterns.clear()
+        _snapshot()
 
 
 def mask_known(text: str) -> str:
@@ -183,7 +193,7 @@ def mask_known(text: str) -> str:
     pattern = _pattern
     if pattern is not None:
         text = pattern.sub(MASK, text)
-    for _source, compiled in list(_plugin_patterns.values()):
+    for compiled in _plugin_compiled:
         text = compiled.sub(MASK, text)
     return text
 
