@@ -22,10 +22,11 @@ import builtins
 import contextlib
 import contextvars
 import copy
+import logging
 import os
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,9 @@ __all__ = [
     "show",
     "set_key",
     "resolve_key",
+    "add_secret_source",
+    "remove_secret_sources",
+    "load_secret_sources",
     "get_env_value",
     "export_dotenv",
     "reset",
@@ -58,6 +62,7 @@ __all__ = [
 ]
 
 _UNSET: Any = object()
+_log = logging.getLogger(__name__)
 
 _lock = threading.RLock()
 #: The top-level sections hermes_nb owns; the others are Hermes's own configuration.
@@ -65,6 +70,8 @@ _SECTIONS = frozenset(key.split(".", 1)[0] for key in KNOWN_KEYS)
 _overrides: dict[str, Any] = {}
 _session_keys: dict[str, str] = {}
 _exported: dict[str, str | None] = {}  # names put into os.environ → the value they replaced
+#: plugins' key lookups (a vault, a keyring), asked after the session, the environment and .env
+_secret_sources: list[tuple[str, Callable[[str], Any]]] = []
 _file_cache: dict[Path, tuple[float, Any]] = {}
 
 
@@ -477,8 +484,10 @@ def export_dotenv() -> list[str]:
     return added
 
 
-def resolve_key(*names: str) -> str | None:
-    """The first non-empty secret among ``names`` (session → environment → ``$HERMES_HOME/.env``)."""
+def resolve_key(*names: str, load_sources: bool = True) -> str | None:
+    """The first non-empty secret among ``names`` (session → environment → ``$HERMES_HOME/.env`` →
+    the plugins' secret sources, ``ctx.register_secret_source``). Before the sources are asked, the
+    plugins that may register one are imported, unless ``load_sources=False`` (plugin listings)."""
     dotenv: dict[str, str] | None = None
     for name in names:
         with _lock:
@@ -493,6 +502,62 @@ def resolve_key(*names: str) -> str | None:
             if is_secret_name(name):
                 register_secret(value)
             return value
+    if load_sources and names:
+        load_secret_sources()
+    for name in names:  # only when no name is set anywhere: a source never overrides the user
+        value = _from_sources(name)
+        if value:
+            register_secret(value)  # whatever its name: a vault's value is a secret
+            return value
+    return None
+
+
+def add_secret_source(lookup: Callable[[str], Any], *, owner: str = "") -> None:
+    """A key lookup (``lookup(NAME) -> value or None``) asked after the environment and ``.env``."""
+    if not callable(lookup):
+        raise TypeError("a secret source is a callable lookup(name) -> str | None")
+    with _lock:
+        _secret_sources.append((owner, lookup))
+
+
+def remove_secret_sources(owner: str) -> None:
+    """Forget the lookups ``owner`` added (its plugin was unloaded)."""
+    with _lock:
+        _secret_sources[:] = [(o, f) for o, f in _secret_sources if o != owner]
+
+
+_loading_sources = threading.local()
+
+
+def load_secret_sources() -> None:
+    """Import the plugins that may register a secret source (those declaring no ``provides_*``).
+
+    ``resolve_key`` calls it before asking the sources, except for plugin listings
+    (``load_sources=False``), so listing plugins imports none. Never re-entered from that import."""
+    if getattr(_loading_sources, "busy", False):
+        return
+    _loading_sources.busy = True
+    try:
+        services.load_plugins("secrets", None)
+    except Exception as exc:  # a broken loader must not break key resolution
+        _log.warning("loading secret-source plugins failed: %s", type(exc).__name__)
+    finally:
+        _loading_sources.busy = False
+
+
+def _from_sources(name: str) -> str | None:
+    with _lock:
+        sources = list(_secret_sources)
+    for owner, lookup in sources:
+        try:
+            value = lookup(name)
+        except Exception as exc:  # a vault that fails must not break the call; never log its message
+            _log.warning(
+                "secret source of %s failed looking up %s (%s)", owner or "?", name, type(exc).__name__
+            )
+            continue
+        if isinstance(value, str) and value.strip():
+            return value.strip()
     return None
 
 
@@ -510,5 +575,6 @@ def reset() -> None:
         _file_cache.clear()
         _home_paths.clear()
         _verdicts.clear()
+        _secret_sources.clear()
         for name in list(_exported):
             _unexport(name)

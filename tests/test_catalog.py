@@ -12,6 +12,7 @@ import pytest
 import hermes_nb as hn
 from hermes_nb import config, errors
 from hermes_nb.catalog import ProviderTable
+from hermes_nb.plugins import upstream_providers
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.plugins.registry import image_providers, web_providers
@@ -39,7 +40,10 @@ class Keyed(WebSearchProvider):
         return True
 
     def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": "Keyed", "env_vars": [{"key": "KEYED_API_KEY", "prompt": "key", "url": "https://k.example"}]}
+        return {
+            "name": "Keyed",
+            "env_vars": [{"key": "KEYED_API_KEY", "prompt": "key", "url": "https://k.example"}],
+        }
 
 
 class Free(WebSearchProvider):
@@ -54,7 +58,10 @@ class Free(WebSearchProvider):
         return True
 
     def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": "Free", "env_vars": [{"key": "FREE_API_KEY", "prompt": "optional", "url": "https://f.example"}]}
+        return {
+            "name": "Free",
+            "env_vars": [{"key": "FREE_API_KEY", "prompt": "optional", "url": "https://f.example"}],
+        }
 
 
 class Painter(ImageGenProvider):
@@ -69,7 +76,10 @@ class Painter(ImageGenProvider):
         return [{"id": "brush-1"}, {"id": "brush-2"}]
 
     def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": "Painter", "env_vars": [{"key": "PAINTER_KEY", "prompt": "key", "url": "https://p.example"}]}
+        return {
+            "name": "Painter",
+            "env_vars": [{"key": "PAINTER_KEY", "prompt": "key", "url": "https://p.example"}],
+        }
 
     def capabilities(self) -> dict[str, Any]:
         return {"modalities": ["text", "image"], "max_reference_images": 2}
@@ -84,6 +94,7 @@ def registered(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
 
     monkeypatch.setattr(web_providers, "loader", None)
     monkeypatch.setattr(image_providers, "loader", None)
+    monkeypatch.setattr(upstream_providers, "UPSTREAM_ONLY", ())  # these tests list only their own
     web_providers.register(Keyed())
     web_providers.register(Free())
     image_providers.register(Painter())
@@ -111,7 +122,14 @@ def test_renders_escaped_html_and_plain_text(registered: None) -> None:
     assert "<table" in page and "Keyed &lt;Search&gt;" in page and "<Search>" not in page
     assert 'href="https://keyed.example/docs?a=1&amp;b=&lt;2&gt;"' in page
     assert table.columns == [
-        "name", "display name", "capabilities", "tier", "keyless", "available", "why not", "docs"
+        "name",
+        "display name",
+        "capabilities",
+        "tier",
+        "keyless",
+        "available",
+        "why not",
+        "docs",
     ]
     text = repr(table)
     assert text.startswith("web providers (2)") and "KEYED_API_KEY" in text and "search, extract" in text
@@ -157,9 +175,32 @@ def test_readme_web_table_lists_exactly_the_registered_providers() -> None:
     load_plugins()
     listed = _readme_web_table()
     assert len(listed) == len(set(listed))
-    assert sorted(listed) == hn.providers("web").names()
+    assert sorted(listed) == sorted(hn.providers("web").names())
 
 
 def test_every_bundled_web_provider_row_links_its_docs() -> None:
     load_plugins()
     assert [row.name for row in hn.providers("web") if not row.docs_url.startswith("https://")] == []
+
+
+
+@pytest.mark.parametrize(("kind", "name"), [("web", "deepseek"), ("web", "openai-native"),
+                                            ("image_gen", "meta-ai")])  # fmt: skip
+def test_hermes_providers_that_cannot_run_here_have_a_row_with_the_reason(kind: str, name: str) -> None:
+    load_plugins()
+    row = {r.name: r for r in hn.providers(kind)}[name]
+    assert not row.available and row.tier == "not in notebooks" and row.plugin == "hermes (not bundled)"
+    assert len(row.why_not) > 60 and row.docs_url.startswith("https://")
+    assert "not in notebooks" in repr(hn.providers(kind))
+
+
+def test_a_plugin_that_provides_an_upstream_only_name_replaces_its_row(
+    registered: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hermes_nb.plugins.upstream_providers import UpstreamOnly
+
+    fake = UpstreamOnly("image_gen", "painter", "Painter", ("generate",), "cannot", "https://x.example")
+    gone = UpstreamOnly("image_gen", "meta-ai", "Meta", ("generate",), "no public docs", "https://m.example")
+    monkeypatch.setattr(upstream_providers, "UPSTREAM_ONLY", (fake, gone))
+    rows = hn.providers("image_gen")
+    assert rows.names() == ["painter", "meta-ai"] and rows[0].models == ("brush-1", "brush-2")

@@ -45,6 +45,7 @@ ALIASES: dict[str, str] = {
         "agent.file_safety",
         "agent.auxiliary_client",
         "agent.image_routing",
+        "agent.redact",
         "tools.registry",
         "tools.lazy_deps",
         "tools.interrupt",

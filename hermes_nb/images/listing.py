@@ -9,6 +9,7 @@ from hermes_nb.images.selection import describe_image_providers
 from hermes_nb.plugins.image_capabilities import capabilities_of
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.registry import image_providers
+from hermes_nb.plugins.upstream_providers import upstream_only
 
 __all__ = ["ImageProviderRow", "describe"]
 
@@ -63,6 +64,23 @@ def describe() -> list[ImageProviderRow]:
                 price_note=_price_note(provider, info["default_model"], keyless),
             )
         )
+    for missing in upstream_only("image_gen", {row.name for row in rows}):  # Hermes's, not runnable here
+        rows.append(
+            ImageProviderRow(
+                name=missing.name,
+                display_name=missing.display_name,
+                capabilities=missing.capabilities,
+                tier=missing.tier,
+                keyless=False,
+                available=False,
+                why_not=missing.reason,
+                docs_url=missing.docs_url,
+                models=(),
+                default_model=None,
+                active=False,
+                plugin="hermes (not bundled)",
+            )
+        )
     return rows
 
 
@@ -95,6 +113,9 @@ def _options(provider: ImageGenProvider) -> tuple[str, ...]:
         out.append("size=WxH" if "any" in caps.sizes else "size=" + "|".join(caps.sizes))
     if caps.max_reference_images:
         out.append(f"reference_images (≤{caps.max_reference_images})")
+    if caps.upscale:
+        out.append("upscale")
+    out.extend(c for c in caps.creative_controls if c != "any")  # "any": every option (ComfyUI)
     return tuple(out)
 
 

@@ -41,6 +41,7 @@ from hermes_nb.images.selection import (
     takes_seed,
 )
 from hermes_nb.net.url_guard import provider_origins
+from hermes_nb.plugins import events
 from hermes_nb.plugins.contracts import check_image_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
 from hermes_nb.plugins.image_capabilities import capabilities_of, check_options
@@ -276,6 +277,16 @@ def _check_budget(
     ledger.check_budget(usd or 0.0, f"generating {count} image(s) with {name}{unknown}")
 
 
+def _announce_saved(result: ImageResult) -> None:
+    """``image_saved`` for plugins' ``ctx.subscribe`` (a subscriber never breaks the call)."""
+    payload = {"path": str(result.path), "provider": result.provider, "model": result.model,
+               "prompt": result.prompt, "cached": False}  # fmt: skip
+    try:
+        events.emit("image_saved", payload)
+    except Exception as exc:
+        log.warning("event image_saved not delivered: %s", type(exc).__name__)
+
+
 @config.consistent()  # one look at config.yaml per call
 def imagine(
     prompt: str,
@@ -416,6 +427,7 @@ def _imagine_with(
         result.notes = list(notes)
         remember(result, request, run, index, mode)
         results.append(result)
+        _announce_saved(result)
     return results[0] if count == 1 else ImageGallery(results, prompt=text, provider=name)
 
 

@@ -69,7 +69,8 @@ def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
                 provider=name,
             )
         return provider
-    available = [p for p in image_providers.list() if _available(p)]
+    ready = [p for p in image_providers.list() if _available(p)]
+    available = [p for p in ready if p.auto_select]
     if len(available) == 1:
         return available[0]
     if not available:
@@ -92,10 +93,12 @@ def _none_available() -> ProviderNotConfiguredError:
     )
     shown = ", ".join(keys[:_KEYS_SHOWN] + (["…"] if len(keys) > _KEYS_SHOWN else []))
     key = f"set a key ({shown})" if shown else "set a provider's key"
+    by_name = [p.name for p in providers if not p.auto_select and _available(p)]
+    named = "".join(f"; {name}: set up, but chosen only by name (backend='{name}')" for name in by_name)
     return ProviderNotConfiguredError(
         f"no image provider is available: {key} with hn.config.set_key(NAME, getpass()), or work offline "
         "against the emulator (hermes_nb.testing.use_emulator); %hermes providers (or hn.providers()) "
-        "lists what each one needs",
+        f"lists what each one needs{named}",
         details={"needs": {normalize_name(p.name): _setup_hint(p) for p in providers}},
     )
 

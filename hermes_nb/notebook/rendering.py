@@ -31,6 +31,7 @@ from hermes_nb.notebook._html import (
 )
 from hermes_nb.notebook.image_cards import file_href, thumbnail_bytes
 from hermes_nb.notebook.static import plain_text, static_bundle, static_html
+from hermes_nb.redaction import mask_known
 
 __all__ = [
     "mimebundle",
@@ -49,8 +50,11 @@ __all__ = [
 ]
 
 def mimebundle(obj: Any, *, widget: bool | None = None) -> dict[str, Any]:
-    """``text/plain`` + ``text/html`` for a result, plus a widget view when widgets are on and available."""
-    bundle = static_bundle(obj)
+    """``text/plain`` + ``text/html`` for a result, plus a widget view when widgets are on and available.
+
+    Known secrets and the plugins' redaction patterns are masked in both texts.
+    """
+    bundle = {k: mask_known(v) if isinstance(v, str) else v for k, v in static_bundle(obj).items()}
     if widget if widget is not None else options["use_widgets"]:
         view = widgets.view_for(obj)
         if view is not None:

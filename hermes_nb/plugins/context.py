@@ -1,5 +1,13 @@
 """``PluginContext``: the ``ctx`` a plugin's ``register(ctx)`` receives (Hermes's API + notebook magics).
 
+Notebook semantics of today's Hermes context: ``ctx.state`` (durable JSON per plugin under
+``$HERMES_HOME/plugin-state``), ``ctx.emit`` / ``ctx.subscribe`` (the in-process event bus of
+``plugins.events``; hermes_nb emits ``search_finished``, ``image_saved`` …),
+``ctx.register_redaction_patterns`` (masked in everything hermes_nb prints, logs, caches and
+exports), ``ctx.register_secret_source`` (a key lookup asked after the environment and ``.env``),
+``ctx.register_middleware`` (``tool_call`` middleware wraps tool calls), ``ctx.dispatch_tool``,
+``ctx.has_capability`` and ``ctx.on_unload``; everything a plugin adds is removed when it unloads.
+
 Provider registrations with the wrong type log a WARNING and are ignored, never raise, as in
 Hermes. Registrations for backends a notebook does not run (video generation, memory, context
 engines, model providers, TTS, platforms, ...) are accepted and listed as "registered; not used in
@@ -18,9 +26,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_nb import config
+from hermes_nb import config, redaction
 from hermes_nb._services import services
-from hermes_nb.plugins import hooks, tool_registry
+from hermes_nb.plugins import events, hooks, middleware, tool_registry
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.manifest import PluginManifest
 from hermes_nb.plugins.plugin_state import PluginState
@@ -50,7 +58,6 @@ _UNUSED_REGISTRATIONS: dict[str, str] = {
     "register_tts_provider": "TTS provider",
     "register_transcription_provider": "transcription provider",
     "register_dashboard_auth_provider": "dashboard auth provider",
-    "register_secret_source": "secret source",
     "register_platform": "gateway platform",
     "register_platform_handler": "gateway platform handler",
     "register_slack_action_handler": "Slack action handler",
@@ -58,12 +65,24 @@ _UNUSED_REGISTRATIONS: dict[str, str] = {
     "register_system_prompt_section": "system prompt section",
     "register_context_reference": "context reference",
     "register_approval_transport": "approval transport",
+    "register_terminal_environment_provider": "terminal environment provider",
+    "register_terminal_provider": "terminal provider",
+    "register_cron_provider": "scheduler",
 }
 
-#: hooks hermes_nb fires (tool calls, ``hn.hooks.llm_context``, session start/end); others are kept, never run
+#: hooks hermes_nb fires (tool calls, ``hn.hooks.llm_context``, session start/end, ``%hermes`` and plugin
+#: commands, plugin skills); others are kept, never run
 FIRED_HOOKS = frozenset(
-    {"pre_tool_call", "post_tool_call", "transform_tool_result", "pre_llm_call", "on_session_start",
-     "on_session_end"}
+    {
+        "pre_tool_call",
+        "post_tool_call",
+        "transform_tool_result",
+        "pre_llm_call",
+        "on_session_start",
+        "on_session_end",
+        "pre_command",
+        "on_skill_lifecycle",
+    }
 )
 
 
@@ -100,6 +119,9 @@ class Registrations:
     magics: list[str] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     middleware: list[str] = field(default_factory=list)
+    subscriptions: list[str] = field(default_factory=list)  # event names ("*": every event)
+    redaction_patterns: int = 0
+    secret_sources: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)  # "video generation provider: veo", ...
 
 
@@ -114,6 +136,7 @@ class PluginContext:
         self._provider_objects: list[tuple[str, Any]] = []
         self._hook_objects: list[tuple[str, Callable[..., Any]]] = []
         self._unload_callbacks: list[Callable[[], Any]] = []
+        self._subscriptions: list[Callable[[], None]] = []
 
     @property
     def owner(self) -> str:
@@ -169,9 +192,7 @@ class PluginContext:
 
     def has_plugin(self, plugin_id: str) -> bool:
         """True when another plugin with that key or name is loaded."""
-        return any(
-            r.loaded and plugin_id in (r.key, r.manifest.name) for r in self.manager.discover()
-        )
+        return any(r.loaded and plugin_id in (r.key, r.manifest.name) for r in self.manager.discover())
 
     def has_capability(self, capability: str) -> bool:
         """Whether the operator granted ``capability`` (``plugins.entries.<id>.granted_capabilities``);
@@ -247,6 +268,16 @@ class PluginContext:
             self.manager.magics.pop(name, None)
         for name in self.registered.skills:
             self.manager.skills.pop(name, None)
+        for cancel in self._subscriptions:
+            cancel()
+        self._subscriptions.clear()
+        redaction.unregister_patterns(self._redaction_source)
+        config.remove_secret_sources(self.owner)
+        middleware.unregister_owner(self.owner)
+        for skill in self.registered.skills:
+            hooks.invoke_registered(
+                "on_skill_lifecycle", action="removed", skill_name=skill, plugin=self.owner
+            )
         for callback in reversed(self._unload_callbacks):
             try:
                 callback()
@@ -320,9 +351,70 @@ class PluginContext:
         return result
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
-        log.warning("plugin %s: %s middleware is stored but not run by hermes_nb", self.owner, kind)
+        """``tool_call`` middleware wraps every tool call (``plugins.middleware``); other kinds (LLM
+        execution …) are kept and listed as "registered; not used in notebooks"."""
+        if not callable(callback):
+            log.warning("plugin %s: %s middleware is not callable; ignored", self.owner, kind)
+            return
+        if not middleware.register(kind, callback, owner=self.owner):
+            self.registered.unused.append(f"{kind} middleware")
+            log.info("plugin %s registered %s middleware; not used in notebooks", self.owner, kind)
         self.manager.middleware.append((kind, callback, self.owner))
         self.registered.middleware.append(kind)
+
+    # events, redaction, secrets ----------------------------------------------------------------
+
+    def emit(self, event: str, payload: dict[str, Any] | None = None, **fields: Any) -> int:
+        """Send ``event`` to its subscribers (``payload`` and ``fields`` merged); returns how many ran."""
+        return events.emit(event, {**(payload or {}), **fields}, source=self.owner)
+
+    def subscribe(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> Callable[[], None]:
+        """Call ``callback(payload)`` on ``event`` (``"*"``: every event; the payload carries ``event``
+        and ``source``); returns a function that unsubscribes. Removed when the plugin unloads."""
+        cancel = events.subscribe(event, callback, owner=self.owner)
+        self._subscriptions.append(cancel)
+        self.registered.subscriptions.append(event)
+        return cancel
+
+    @property
+    def _redaction_source(self) -> str:
+        return f"plugin:{self.owner}"
+
+    def register_redaction_patterns(self, patterns: Any) -> int:
+        """Add secret-token regexes masked everywhere hermes_nb prints, logs, caches and exports;
+        returns how many were accepted (an invalid one is skipped with a warning, never raised)."""
+        if isinstance(patterns, str):
+            patterns = [patterns]
+        try:
+            count = redaction.register_patterns(patterns, source=self._redaction_source)
+        except Exception as exc:  # a broken plugin must not break loading
+            log.warning("plugin %s: redaction patterns not registered (%s)", self.owner, type(exc).__name__)
+            return 0
+        self.registered.redaction_patterns += count
+        return count
+
+    def register_secret_source(self, source: Any) -> None:
+        """A key lookup asked after the session, the environment and ``$HERMES_HOME/.env``.
+
+        ``source`` is a callable ``lookup(NAME) -> value | None`` (a vault, a keyring), or a Hermes
+        ``SecretSource`` (``name``, ``fetch(cfg, home_path)`` returning ``.secrets``), used when its
+        ``secrets.<name>`` section is enabled, as in Hermes. Values it gives are masked everywhere.
+        """
+        if hasattr(source, "fetch") and callable(source.fetch):
+            lookup: Callable[[str], Any] = _HermesSecretSource(source, self.owner)
+            label = str(getattr(source, "name", "") or type(source).__name__)
+        elif callable(source):
+            lookup, label = source, str(getattr(source, "__qualname__", type(source).__name__))
+        else:
+            log.warning(
+                "plugin %s: register_secret_source needs a lookup(name) callable or a SecretSource; "
+                "got %s, ignored",
+                self.owner,
+                type(source).__name__,
+            )
+            return
+        config.add_secret_source(lookup, owner=self.owner)
+        self.registered.secret_sources.append(label)
 
     # commands, skills, magics ------------------------------------------------------------------
 
@@ -369,6 +461,13 @@ class PluginContext:
         qualified = f"{self.manifest.name}:{name}"
         self.manager.skills[qualified] = {"name": qualified, "path": skill_path, "description": description}
         self.registered.skills.append(qualified)
+        hooks.invoke_hook(
+            "on_skill_lifecycle",
+            action="registered",
+            skill_name=qualified,
+            plugin=self.owner,
+            path=str(skill_path),
+        )
 
     def register_magic(self, func: Callable[..., Any], name: str | None = None, kind: str = "line") -> None:
         """Notebook addition: ``%name`` (``kind`` = line, cell or line_cell) once the extension loads."""
@@ -399,3 +498,42 @@ class PluginContext:
             log.info("plugin %s registered a %s (%s); not used in notebooks", self.owner, what, name)
 
         return _record
+
+
+class _HermesSecretSource:
+    """A Hermes ``SecretSource`` as a lookup: fetched once when ``secrets.<name>`` is enabled."""
+
+    def __init__(self, source: Any, owner: str) -> None:
+        self.source, self.owner = source, owner
+        self._values: dict[str, str] | None = None
+
+    def _enabled(self, section: dict[str, Any]) -> bool:
+        check = getattr(self.source, "is_enabled", None)
+        try:
+            return bool(check(section)) if callable(check) else bool(section.get("enabled"))
+        except Exception:
+            return False
+
+    def _fetch(self) -> dict[str, str]:
+        name = str(getattr(self.source, "name", "") or "")
+        section = config.get(f"secrets.{name}") if name else None
+        section = section if isinstance(section, dict) else {}
+        if not self._enabled(section):
+            return {}
+        try:
+            result = self.source.fetch(section, config.get_hermes_home())
+        except Exception as exc:  # Hermes's contract says fetch never raises; a plugin may
+            log.warning("secret source %s of %s failed (%s)", name, self.owner, type(exc).__name__)
+            return {}
+        error = getattr(result, "error", None)
+        if error:
+            log.warning("secret source %s of %s: %s", name, self.owner, redaction.redact(str(error)))
+        found = getattr(result, "secrets", result)
+        return {str(k): str(v) for k, v in found.items() if v} if isinstance(found, dict) else {}
+
+    def __call__(self, key: str) -> str | None:
+        if self._values is None:
+            self._values = self._fetch()
+            for value in self._values.values():
+                redaction.register_secret(value)
+        return self._values.get(key)

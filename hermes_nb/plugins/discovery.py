@@ -85,7 +85,8 @@ class PluginRecord:
 
     @property
     def missing_env(self) -> list[str]:
-        return [name for name in self.manifest.env_names if not config.resolve_key(name)]
+        # listing plugins imports none: secret-source plugins are not loaded for this look
+        return [name for name in self.manifest.env_names if not config.resolve_key(name, load_sources=False)]
 
     @property
     def state(self) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "register_hook",
     "unregister_hook",
     "invoke_hook",
+    "invoke_registered",
     "ainvoke_hook",
     "has_hook",
     "list_hooks",
@@ -70,6 +71,23 @@ VALID_HOOKS: frozenset[str] = frozenset(
         "kanban_task_claimed",
         "kanban_task_completed",
         "kanban_task_blocked",
+        # added to Hermes since: streaming, error classification, skills, commands, compression …
+        "on_stream_start",
+        "on_stream_delta",
+        "on_stream_end",
+        "transform_api_error_classification",
+        "on_skill_lifecycle",
+        "pre_command",
+        "gateway_platform_event",
+        "pre_context_compression",
+        "on_compression_complete",
+        "pre_auxiliary_call",
+        "post_auxiliary_call",
+        "on_kanban_worker_spawned",
+        "on_kanban_worker_exited",
+        "on_kanban_worker_stale_claim",
+        "on_kanban_task_updated",
+        "on_kanban_dispatch_tick",
     }
 )
 
@@ -147,8 +165,9 @@ def _ensure_loaded() -> None:
     ensure_plugins_loaded("hooks")
 
 
-def _callbacks(name: str) -> list[_Hook]:
-    _ensure_loaded()
+def _callbacks(name: str, *, load: bool = True) -> list[_Hook]:
+    if load:
+        _ensure_loaded()
     with _lock:
         return list(_hooks.get(name, ()))
 
@@ -176,8 +195,17 @@ def invoke_hook(name: str, **kwargs: Any) -> list[Any]:
     A failing callback is logged and skipped. Coroutine results are awaited (in a worker
     thread when an event loop already runs here, as in Jupyter).
     """
+    return _invoke(name, _callbacks(name), kwargs)
+
+
+def invoke_registered(name: str, **kwargs: Any) -> list[Any]:
+    """``invoke_hook`` for the callbacks registered so far, loading no plugin (used while loading)."""
+    return _invoke(name, _callbacks(name, load=False), kwargs)
+
+
+def _invoke(name: str, callbacks: list[_Hook], kwargs: dict[str, Any]) -> list[Any]:
     results: list[Any] = []
-    for hook in _callbacks(name):
+    for hook in callbacks:
         try:
             value = hook.callback(**_kwargs_for(hook, kwargs))
             if inspect.isawaitable(value):

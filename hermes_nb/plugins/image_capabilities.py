@@ -10,6 +10,12 @@ optional keys as well; a provider that leaves one out gets the default in bracke
 - ``sizes`` (none: ``size=`` is refused); a list of ``"WxH"`` strings, or ``["any"]`` for any ``WxH``
 - ``models`` (the ids of ``list_models()``)
 - ``text_to_image`` (True); ``"text"`` in the modalities says the same
+- ``supports_upscale`` (False: ``upscale=True`` is refused); Hermes's key for a provider that runs a
+  high-resolution pass when asked
+- ``creative_controls`` (none): the names of the vendor's creative options the provider takes (Krea's
+  ``creativity``, ``styles`` …), or ``["any"]`` for a provider whose every option is one (a ComfyUI
+  workflow's placeholders). Hermes forwards only declared controls; here a known creative control
+  the provider does not declare is refused before any request, never silently dropped
 """
 
 from __future__ import annotations
@@ -22,13 +28,17 @@ from typing import Any
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.plugins.image_provider import ImageGenProvider
 
-__all__ = ["ImageCapabilities", "capabilities_of", "check_options", "ANY_SIZE"]
+__all__ = ["ImageCapabilities", "capabilities_of", "check_options", "ANY_SIZE", "CREATIVE_CONTROLS"]
 
 log = logging.getLogger(__name__)
 
 ANY_SIZE = "any"
 _SIZE = re.compile(r"^\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*$")
 _HERMES_ASPECTS = ("landscape", "square", "portrait")
+#: Creative-control option names some vendor takes; a provider that does not declare one refuses it
+CREATIVE_CONTROLS = frozenset(
+    {"creativity", "styles", "moodboards", "image_style_references", "style", "style_preset", "intensity"}
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,8 @@ class ImageCapabilities:
     aspect_ratios: tuple[str, ...] = _HERMES_ASPECTS
     sizes: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
+    upscale: bool = False
+    creative_controls: tuple[str, ...] = ()
 
     def labels(self) -> tuple[str, ...]:
         """Short names for listings (``text-to-image``, ``edit (≤N refs)``, ``seed``, ...)."""
@@ -57,6 +69,10 @@ class ImageCapabilities:
             out.append("negative prompt")
         if self.sizes:
             out.append("any size" if ANY_SIZE in self.sizes else "sizes " + ", ".join(self.sizes))
+        if self.upscale:
+            out.append("upscale")
+        if self.creative_controls:
+            out.append("creative controls " + ", ".join(self.creative_controls))
         return tuple(out)
 
 
@@ -89,6 +105,10 @@ def capabilities_of(provider: ImageGenProvider) -> ImageCapabilities:
         aspect_ratios=tuple(str(a) for a in raw.get("aspect_ratios") or _HERMES_ASPECTS),
         sizes=tuple(str(s).lower() for s in raw.get("sizes") or ()),
         models=tuple(str(m) for m in models or ()),
+        upscale=bool(raw.get("supports_upscale", False)),
+        creative_controls=tuple(
+            str(c) for c in (raw.get("creative_controls") or ()) if isinstance(c, str) and c
+        ),
     )
 
 
@@ -127,6 +147,13 @@ def check_options(
         refuse(f"aspect_ratio={aspect_ratio!r}", f"; it takes {', '.join(caps.aspect_ratios)}")
     if options.get("negative_prompt") not in (None, "") and not caps.negative_prompt:
         refuse("negative_prompt")
+    if options.get("upscale") not in (None, False) and not caps.upscale:
+        refuse("upscale", "; it declares no supports_upscale (use a provider that does)")
+    takes_any = ANY_SIZE in caps.creative_controls  # "any", as for sizes
+    for control in sorted(set(options) & CREATIVE_CONTROLS):
+        if not takes_any and control not in caps.creative_controls and options[control] is not None:
+            takes = ", ".join(caps.creative_controls) or "none"
+            refuse(f"the creative control {control!r}", f"; the creative controls it takes: {takes}")
     size = options.get("size")
     if size not in (None, ""):
         if not caps.sizes:

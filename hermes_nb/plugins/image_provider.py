@@ -106,6 +106,13 @@ class ImageGenProvider(abc.ABC):
     accepts_seed: bool | None = None
     accepts_negative_prompt: bool | None = None
     accepts_sizes: tuple[str, ...] = ()  # "WxH" strings, or ("any",) for any WIDTHxHEIGHT
+    #: False: never chosen automatically, only by ``image_gen.provider`` / ``backend=`` (a key that is
+    #: usually set for something else, as DeepInfra's for chat, is no consent to image billing)
+    auto_select: bool = True
+    #: Hermes's ``supports_upscale``: ``upscale=True`` runs the vendor's high-resolution pass
+    supports_upscale: bool = False
+    #: Hermes's ``creative_controls``: the vendor's creative options this provider takes by name
+    creative_controls: tuple[str, ...] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> ImageGenProvider:
         # Hermes makes ``generate`` abstract; here either it or the template's ``_generate`` is enough.
@@ -170,6 +177,10 @@ class ImageGenProvider(abc.ABC):
             caps["negative_prompt"] = self.accepts_negative_prompt
         if self.accepts_sizes:
             caps["sizes"] = list(self.accepts_sizes)
+        if self.supports_upscale:
+            caps["supports_upscale"] = True
+        if self.creative_controls:
+            caps["creative_controls"] = list(self.creative_controls)
         return caps
 
     def generate(

@@ -82,7 +82,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics")
+CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics", "secrets")
 _NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
 
 

@@ -28,7 +28,8 @@ def key_names(key_env: KeyEnv) -> tuple[str, ...]:
 
 
 def key_configured(key_env: KeyEnv) -> bool:
-    """True when one of the names resolves to a secret (session key, environment, ``$HERMES_HOME/.env``).
+    """True when one of the names resolves to a secret (session key, environment, ``$HERMES_HOME/.env``,
+    a plugin's secret source).
 
     Cheap and offline: what ``is_available()`` of a keyed provider returns.
     """

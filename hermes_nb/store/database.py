@@ -10,6 +10,7 @@ secret is written: secret-looking image parameters are dropped, every string is 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -21,10 +22,12 @@ from typing import Any
 from hermes_nb import config
 from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError, StoreError
-from hermes_nb.redaction import is_secret_name, redact
+from hermes_nb.redaction import is_secret_name, mask_known, redact
 from hermes_nb.store._transactions import BUSY_DEADLINE_S, BUSY_TIMEOUT_MS, immediate, probe_write, while_busy
 from hermes_nb.store.file_text import INDEXED_TYPES
 from hermes_nb.store.pages import PageHit, PageIndex
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -202,6 +205,9 @@ class Store(PageIndex):
         return json.loads(row["value"]), row["provider"], row["created"]
 
     def cache_put(self, key: str, kind: str, provider: str, value: Any, created: float | None = None) -> None:
+        if mask_known(key) != key:  # the request itself holds a secret: it is never written down
+            log.info("%s request not cached: it contains a secret or a plugin's redaction pattern", kind)
+            return
         text = redact(json.dumps(value, ensure_ascii=False, default=str))
         with self._write() as conn:
             conn.execute(

@@ -2,17 +2,19 @@
 
 coerce string arguments to the schema's types → ``pre_tool_call`` hooks (the first
 ``{"action": "block", "message": m}`` blocks) → timed dispatch → ``post_tool_call`` →
-``transform_tool_result`` (the first string returned replaces the result).
+``transform_tool_result`` (the first string returned replaces the result). Plugins' ``tool_call``
+middleware (``ctx.register_middleware``) wraps the dispatch, inside the hooks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hermes_nb.plugins import hooks, tool_registry
+from hermes_nb.plugins import hooks, middleware, tool_registry
 from hermes_nb.redaction import redact
 
 __all__ = [
@@ -173,6 +175,23 @@ def _gate(
     return args, None
 
 
+def _dispatch(name: str, args: dict[str, Any], ctx: dict[str, Any], **kwargs: Any) -> tuple[str, str | None]:
+    """The registry's dispatch, wrapped in the plugins' tool middleware when there is any."""
+    if not middleware.tool_middleware():
+        return tool_registry.registry._dispatch(name, args, **kwargs)
+    error_type: list[str | None] = [None]
+
+    def call(final_args: dict[str, Any]) -> str:
+        result, error_type[0] = tool_registry.registry._dispatch(name, final_args, **kwargs)
+        return result
+
+    try:
+        return middleware.run_tool_call(name, args, call, ctx), error_type[0]
+    except Exception as exc:
+        message = redact(f"Tool middleware failed: {type(exc).__name__}: {exc}")
+        return tool_registry.tool_error(message), "middleware_error"
+
+
 def handle_function_call(
     function_name: str,
     function_args: Any = None,
@@ -196,8 +215,8 @@ def handle_function_call(
     args, done = _gate(function_name, function_args, ctx, enabled_tools, skip_pre_tool_call_hook, started)
     if done is not None:
         return done
-    result, error_type = tool_registry.registry._dispatch(
-        function_name, args, task_id=task_id, session_id=session_id, user_task=user_task, **kwargs
+    result, error_type = _dispatch(
+        function_name, args, ctx, task_id=task_id, session_id=session_id, user_task=user_task, **kwargs
     )
     return _after(
         function_name, args, ctx, result, started, "ok" if error_type is None else "error", error_type
@@ -223,9 +242,11 @@ async def ahandle_function_call(
     args, done = _gate(function_name, function_args, ctx, enabled_tools, skip_pre_tool_call_hook, started)
     if done is not None:
         return done
-    result, error_type = await tool_registry.registry._adispatch(
-        function_name, args, task_id=task_id, session_id=session_id, user_task=user_task, **kwargs
-    )
+    extra = dict(task_id=task_id, session_id=session_id, user_task=user_task, **kwargs)
+    if middleware.tool_middleware():  # middleware is synchronous: the wrapped call runs in a thread
+        result, error_type = await asyncio.to_thread(_dispatch, function_name, args, ctx, **extra)
+    else:
+        result, error_type = await tool_registry.registry._adispatch(function_name, args, **extra)
     return _after(
         function_name, args, ctx, result, started, "ok" if error_type is None else "error", error_type
     )

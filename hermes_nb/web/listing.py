@@ -8,6 +8,7 @@ from typing import Any
 from hermes_nb.errors import HermesError
 from hermes_nb.plugins.registry import normalize_name, web_providers
 from hermes_nb.plugins.setup_hints import setup_hint
+from hermes_nb.plugins.upstream_providers import upstream_only
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.web.selection import CAPABILITIES, is_available, resolve, supports, tier_of
 
@@ -61,6 +62,19 @@ def describe() -> list[ProviderRow]:
                 selected_for=tuple(first.get(name, ())),
                 keyless=_keyless(provider),
                 docs_url=docs_url(provider),
+            )
+        )
+    for missing in upstream_only("web", {row.name for row in rows}):  # Hermes's, not runnable here
+        rows.append(
+            ProviderRow(
+                name=missing.name,
+                display_name=missing.display_name,
+                capabilities=missing.capabilities,
+                available=False,
+                why_not=missing.reason,
+                tier=missing.tier,
+                plugin="hermes (not bundled)",
+                docs_url=missing.docs_url,
             )
         )
     return rows

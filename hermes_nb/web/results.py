@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from hermes_nb._services import services
 from hermes_nb.extras import require
+from hermes_nb.redaction import mask_known
 
 __all__ = [
     "SearchHit",
@@ -158,7 +159,8 @@ class SearchResult:
 
     def __repr__(self) -> str:
         flag = ", cached" if self.cached else ""
-        return f"SearchResult(query={self.query!r}, hits={len(self.hits)}, provider={self.provider!r}{flag})"
+        text = f"SearchResult(query={self.query!r}, hits={len(self.hits)}, provider={self.provider!r}{flag})"
+        return mask_known(text)  # plugins' redaction patterns hold for reprs too
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
         return _mimebundle(self)
@@ -196,9 +198,9 @@ class Page:
 
     def __repr__(self) -> str:
         if self.error is not None:
-            return f"Page(url={self.url!r}, error={self.error_code or 'error'})"
+            return mask_known(f"Page(url={self.url!r}, error={self.error_code or 'error'})")
         cut = ", truncated" if self.truncated else ""
-        return f"Page(url={self.url!r}, title={self.title!r}, chars={len(self.content)}{cut})"
+        return mask_known(f"Page(url={self.url!r}, title={self.title!r}, chars={len(self.content)}{cut})")
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
         return _mimebundle(self)
@@ -302,7 +304,7 @@ class CrawlResult(_Pages):
 
     def __repr__(self) -> str:
         flag = ", cached" if self.cached else ""
-        return (
+        return mask_known(
             f"CrawlResult(start_url={self.start_url!r}, pages={len(self.pages)}, "
             f"provider={self.provider!r}{flag})"
         )

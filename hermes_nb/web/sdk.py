@@ -24,6 +24,7 @@ from hermes_nb import config
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.notices import note
 from hermes_nb.plugins.deadline import acall_with_deadline, call_with_deadline, deadline_for
+from hermes_nb.plugins.events import announces
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.store import get_store, replay, requests
 from hermes_nb.store.cassette import iso
@@ -214,6 +215,24 @@ def _note(warnings: list[str]) -> None:
         note(str(warning))
 
 
+
+def _searched(result: SearchResult) -> dict[str, Any]:
+    return {"query": result.query, "provider": result.provider, "results": len(result.hits),
+            "cached": result.cached}  # fmt: skip
+
+
+def _extracted(result: ExtractResult) -> dict[str, Any]:
+    failed = sum(1 for page in result.pages if getattr(page, "error", None))
+    return {"urls": [page.url for page in result.pages], "provider": result.provider,
+            "pages": len(result.pages) - failed, "failed": failed, "cached": result.cached}  # fmt: skip
+
+
+def _crawled(result: CrawlResult) -> dict[str, Any]:
+    return {"url": result.start_url, "provider": result.provider, "pages": len(result.pages),
+            "cached": result.cached}  # fmt: skip
+
+
+@announces("search_finished", _searched)  # plugins' ctx.subscribe("search_finished", ...) hear of it
 @config.consistent()  # one look at config.yaml per call
 def search(
     query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
@@ -229,6 +248,7 @@ def search(
     return request.finish(*selection.run("search", request.call, backend=backend, empty=_no_hits))
 
 
+@announces("search_finished", _searched)
 async def asearch(
     query: str, limit: int = 5, *, backend: str | None = None, no_cache: bool = False, refresh: bool = False
 ) -> SearchResult:
@@ -311,6 +331,7 @@ class _Extract:
         )
 
 
+@announces("extract_finished", _extracted)  # plugins' ctx.subscribe("extract_finished", ...) hear of it
 @config.consistent()  # one look at config.yaml per call
 def extract(
     urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
@@ -341,6 +362,7 @@ def extract(
     return request.finish(*selection.run("extract", request.call, backend=backend, empty=_no_pages))
 
 
+@announces("extract_finished", _extracted)
 async def aextract(
     urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
@@ -413,6 +435,7 @@ class _Crawl:
         return self._result([longtext.apply(p) for p in pages], provider, attempts)
 
 
+@announces("crawl_finished", _crawled)  # plugins' ctx.subscribe("crawl_finished", ...) hear of it
 @config.consistent()  # one look at config.yaml per call
 def crawl(
     url: str,
@@ -434,6 +457,7 @@ def crawl(
     return request.finish(*selection.run("crawl", request.call, backend=backend, empty=_no_pages))
 
 
+@announces("crawl_finished", _crawled)
 async def acrawl(
     url: str,
     *,

@@ -102,8 +102,10 @@ def test_magics_commands_middleware(ctx: PluginContext, caplog: pytest.LogCaptur
     ctx.register_command("/Do Thing", lambda raw: "done")
     assert ctx.manager.cli_commands["demo-cmd"].owner == "demo"
     assert ctx.manager.commands["do-thing"]["handler"]("") == "done"
-    ctx.register_middleware("tool_request", lambda **kw: None)
-    assert "middleware is stored but not run" in caplog.text
+    caplog.set_level("INFO")
+    ctx.register_middleware("llm_execution", lambda **kw: None)
+    assert "llm_execution middleware; not used in notebooks" in caplog.text
+    assert ctx.registered.unused[-1] == "llm_execution middleware"
     assert ctx.registered.commands == ["demo-cmd", "/do-thing"]
 
 

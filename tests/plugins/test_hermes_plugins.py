@@ -98,8 +98,9 @@ def served(corpus: list[str], emu: Emulator, monkeypatch: pytest.MonkeyPatch) ->
     with use_emulator(emu):
         for name in ("EXA_API_KEY", "PARALLEL_API_KEY", "FIRECRAWL_API_KEY", "DEEPINFRA_API_KEY"):
             config.set_key(name, "emu-hermes-key")
-        # DeepInfra's image API is OpenAI's wire format; the emulator knows OpenAI's model ids
-        monkeypatch.setenv("DEEPINFRA_IMAGE_MODEL", "gpt-image-1-mini")
+        # image_gen.deepinfra.base_url points Hermes's plugin at the emulated DeepInfra (owner/name ids)
+        monkeypatch.setenv("DEEPINFRA_IMAGE_MODEL", "black-forest-labs/FLUX-1-schnell")
+        config.set_key("KREA_API_KEY", None)  # Hermes's krea has a fixed endpoint: it must not be keyed
         loader.check_all()
         yield emu
 

@@ -63,7 +63,10 @@ def test_check_options_messages_name_provider_and_option() -> None:
         check_options("p", edit_only, aspect_ratio="square", references=0, options={})
 
 
-BUNDLED = ["openai", "xai", "fal", "diffusers", "openrouter", "comfyui", "openai-codex"]
+BUNDLED = [
+    "openai", "xai", "fal", "diffusers", "openrouter", "comfyui", "openai-codex", "krea", "deepinfra",
+    "openai-compatible",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -90,6 +93,9 @@ def emu() -> Iterator[Emulator]:
         ("xai", {"size": "1024x1024"}, "size"),
         ("fal", {"size": "1024x1024"}, "size"),
         ("openai", {"size": "huge"}, "size"),
+        ("openai", {"upscale": True}, "upscale"),
+        ("openai", {"creativity": "raw"}, "the creative control 'creativity'"),
+        ("krea", {"upscale": True}, "upscale"),
     ],
 )
 def test_imagine_refuses_before_any_request(
@@ -131,3 +137,49 @@ def test_listing_rows_carry_options_and_price_notes() -> None:
     assert "OPENROUTER_API_KEY" in rows["openrouter"].why_not
     assert "hermes auth codex" in rows["openai-codex"].why_not
     assert rows["openrouter"].models[0] == "google/gemini-3-pro-image"
+
+
+def test_upscale_and_creative_controls_in_check_options() -> None:
+    plain = ImageCapabilities()
+    check_options("p", plain, aspect_ratio="square", references=0, options={"upscale": False})
+    with pytest.raises(InvalidInputError, match="does not support upscale") as info:
+        check_options("p", plain, aspect_ratio="square", references=0, options={"upscale": True})
+    assert info.value.details["option"] == "upscale"
+    krea_like = ImageCapabilities(creative_controls=("creativity", "intensity"))
+    check_options("p", krea_like, aspect_ratio="square", references=0, options={"creativity": "raw"})
+    with pytest.raises(InvalidInputError, match="creative controls it takes: creativity, intensity"):
+        check_options("p", krea_like, aspect_ratio="square", references=0, options={"moodboards": ["m"]})
+    assert krea_like.labels()[-1] == "creative controls creativity, intensity"
+
+
+class Upscaler(ImageGenProvider):
+    """A plugin provider that declares Hermes's ``supports_upscale`` and one creative control."""
+
+    name = "upscaler"
+    supports_upscale = True
+    creative_controls = ("intensity",)
+    seen: dict[str, Any] = {}
+
+    def _generate(self, request: Any) -> dict[str, Any]:
+        from hermes_nb.plugins.image_provider import save_bytes_image
+        from hermes_nb.testing.fakes import render
+
+        Upscaler.seen = dict(request.options)
+        side = 2048 if request.options.get("upscale") else 1024
+        path = save_bytes_image(render("upscaler", side, side, "png"), prefix="upscaler")
+        return self.answer(request, path)
+
+
+def test_upscale_and_declared_controls_reach_the_provider() -> None:
+    load_plugins()
+    image_providers.register(Upscaler(), owner="test")
+    try:
+        assert capabilities_of(Upscaler()).labels()[-2:] == ("upscale", "creative controls intensity")
+        result = images.imagine("a tower", backend="upscaler", upscale=True, intensity=80, no_cache=True)
+        assert Upscaler.seen == {"upscale": True, "intensity": 80} and result.size == (2048, 2048)
+        with pytest.raises(InvalidInputError, match="creative control 'creativity'"):
+            images.imagine("a tower", backend="upscaler", creativity="raw", no_cache=True)
+        row = {r.name: r for r in __import__("hermes_nb").providers("image_gen")}["upscaler"]
+        assert row.options[-2:] == ("upscale", "intensity")
+    finally:
+        image_providers.unregister("upscaler")

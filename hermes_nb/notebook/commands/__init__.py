@@ -28,5 +28,19 @@ def run(tokens: list[str]) -> Any:
         raise UsageError(f"%hermes needs a subcommand: {', '.join(SUBCOMMANDS)} (see %hermes?)")
     if tokens[0] not in SUBCOMMANDS:
         raise UsageError(f"unknown %hermes subcommand {tokens[0]!r}; use one of {', '.join(SUBCOMMANDS)}")
+    _pre_command(tokens)
     command = importlib.import_module(f"{__name__}.{tokens[0]}")
     return command.run(tokens[1:])
+
+
+def _pre_command(tokens: list[str]) -> None:
+    """Hermes's ``pre_command`` hook: observers see the command; ``{"action": "block", "message": m}``
+    stops it with ``m``."""
+    from hermes_nb.plugins import hooks  # lazy: keeps %load_ext fast
+
+    for verdict in hooks.invoke_hook(
+        "pre_command", command=tokens[0], args=list(tokens[1:]), raw="%hermes " + " ".join(tokens),
+        platform="jupyter",
+    ):  # fmt: skip
+        if isinstance(verdict, dict) and verdict.get("action") == "block":
+            raise UsageError(str(verdict.get("message") or f"%hermes {tokens[0]} was blocked by a plugin"))

@@ -60,6 +60,7 @@ class ComfyUIImageProvider(ImageGenProvider):
     install_hint = START_HINT
     accepts_seed, accepts_negative_prompt = True, True
     accepts_sizes = ("any",)  # WIDTHxHEIGHT, multiples of 8
+    creative_controls = ("any",)  # every option fills a {{name}} placeholder of your workflow
 
     def is_available(self) -> bool:
         # No key to detect: a configured base URL or an explicit choice says a server is meant to run.

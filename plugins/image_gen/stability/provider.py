@@ -55,6 +55,7 @@ class StabilityImageProvider(ImageGenProvider):
     default_base_url = "https://api.stability.ai"
     badge, tag = "paid", "Stable Image Core / Ultra and Stable Diffusion 3.5"
     accepts_seed, accepts_negative_prompt = True, True
+    creative_controls = ("style_preset",)  # Stable Image Core's style presets (photographic, anime …)
 
     def list_models(self) -> list[dict[str, Any]]:
         return [
