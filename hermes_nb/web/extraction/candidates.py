@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
-from .tree import link_density
+from .tree import link_density, squash
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -15,6 +17,21 @@ READABILITY = "readability"
 TRAFILATURA_RECALL = "trafilatura-recall"
 TRAFILATURA_PRECISION = "trafilatura-precision"
 TRAFILATURA_FALLBACK = "trafilatura-fallback"  # with its own jusText/readability rescue of short results
+SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
+
+#: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
+_FURNITURE = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|sidebar|side-bar|footer|header|masthead|"
+    r"breadcrumbs?|cookie|cookies|consent|gdpr|newsletter|subscribe|share|sharing|social|related|"
+    r"recommend\w*|promo|advert\w*|ads?|banner|modal|popup|overlay|skip|toolbar|pagination|pager|"
+    r"filters?|facets?|widget|search)(?:$|[\s_-])",
+    re.I,
+)
+_FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
+                   "svg", "iframe", "button", "select", "dialog")
+_FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
+                    "menubar"}
+SECTION_LINK_DENSITY = 0.6  # blocks whose text is more link text than this are menus, not content
 
 
 @dataclass
@@ -37,16 +54,45 @@ def trafilatura_candidate(root: Any, url: str | None, mode: str = TRAFILATURA) -
     found = trafilatura.bare_extraction(
         root,
         url=url or None,
-        fast=mode != TRAFILATURA_FALLBACK,  # its own rescue pass runs only as a later candidate
+        # The primary reading runs trafilatura's rescue pass (its jusText/readability comparison);
+        # the recall and precision readings are quick second opinions.
+        fast=mode not in (TRAFILATURA, TRAFILATURA_FALLBACK),
         favor_recall=mode == TRAFILATURA_RECALL,
         favor_precision=mode == TRAFILATURA_PRECISION,
         with_metadata=False,
         include_formatting=True,
-        include_comments=False,
+        include_comments=mode == TRAFILATURA,  # a thread's replies are its content
         include_tables=True,
     )
     text = getattr(found, "text", None) or "" if found is not None else ""
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
+
+
+def sections_candidate(root: Any) -> Candidate:
+    """The page's main region (``<main>`` or the body) with its furniture pruned, every section kept.
+
+    Trafilatura keeps the densest block of prose; a landing or service page spreads its content over
+    many sections (hero, features, pricing, FAQ), which this candidate keeps. Pruned: navigation,
+    header, footer, aside, forms, elements whose role, class or id names furniture, and link lists.
+    """
+    body = root.find("body")
+    body = copy.deepcopy(body if body is not None else root)
+    for el in list(body.iter(*_FURNITURE_TAGS)):
+        if el.getparent() is not None:
+            el.drop_tree()
+    for el in list(body.iter()):
+        if not isinstance(el.tag, str) or el.getparent() is None or el.tag in ("main", "article"):
+            continue
+        hint = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if (el.get("role") or "").lower() in _FURNITURE_ROLES or (hint.strip() and _FURNITURE.search(hint)):
+            el.drop_tree()
+    mains = body.xpath(".//main|.//*[@role='main']")
+    region = mains[0] if mains and len(squash(mains[0].text_content())) > 200 else body
+    for el in list(region.iter("ul", "ol", "div", "p", "section", "table")):
+        if el.getparent() is not None and link_density(el) > SECTION_LINK_DENSITY:
+            el.drop_tree()
+    text = unicodedata.normalize("NFC", fragment_to_markdown(region))
+    return Candidate(SECTIONS, text, link_density(region))
 
 
 def readability_candidate(root: Any) -> Candidate:
