@@ -26,6 +26,7 @@ from hermes_nb.store.cassette import iso
 from hermes_nb.web import local_files, longtext, selection
 from hermes_nb.web.caching import CACHE_MODES, cache_get, cache_mode, call_mode, index_pages, keep, miss, ttl
 from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
+from hermes_nb.web.extraction import formats
 from hermes_nb.web.results import (
     Attempt,
     CrawlResult,
@@ -203,9 +204,12 @@ async def asearch(
 
 
 class _Extract:
-    def __init__(self, urls: object, backend: str | None, max_chars: int | None, mode: str) -> None:
+    def __init__(
+        self, urls: object, backend: str | None, max_chars: int | None, mode: str, fmt: str = "markdown"
+    ) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars
+        self.fmt = fmt
         self.mode = mode
         self.choice = _backend_choice("extract", backend)
         self.start = time.perf_counter()
@@ -246,7 +250,7 @@ class _Extract:
         out = []
         for url in self.urls:
             page = fresh[url] if url in fresh else self.found[url][0]
-            out.append(longtext.apply(replace(page, metadata=dict(page.metadata)), self.max_chars))
+            out.append(longtext.apply(_in_format(page, self.fmt), self.max_chars))
         if provider is None:
             provider = self.found[self.urls[0]][1]
         return ExtractResult(
@@ -259,6 +263,21 @@ class _Extract:
         )
 
 
+def _check_format(value: object) -> str:
+    try:
+        return formats.check_format(value if isinstance(value, str) else repr(value))
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+
+
+def _in_format(page: Page, fmt: str) -> Page:
+    """A copy of ``page`` with its (cached, Markdown) content in ``fmt``; errors stay as they are."""
+    if fmt == formats.DEFAULT_FORMAT or page.error is not None:
+        return replace(page, metadata=dict(page.metadata))
+    full = formats.render(page.raw_content or page.content, fmt)  # longtext reads the full text
+    return replace(page, content=full, raw_content=full, metadata={**page.metadata, "format": fmt})
+
+
 @config.consistent()  # one look at config.yaml per call
 def extract(
     urls: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
@@ -267,21 +286,27 @@ def extract(
     max_chars: int | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    format: str = "markdown",  # noqa: A002  # the name users pass (hn.extract(url, format="text"))
 ) -> ExtractResult:
     """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored.
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` fetches again and overwrites.
     A ``pathlib.Path`` is a local file, read through the same converters (PDF, HTML, Markdown, CSV …).
+    ``format``: ``"markdown"`` (default), ``"text"`` (plain text: headings on their own lines,
+    paragraphs separated by blank lines) or ``"html"`` (the cleaned main-content HTML); each is
+    derived from the Markdown the cache stores, so one cached extraction serves every format.
     """
+    fmt = _check_format(format)
     if local_files.has_paths(urls):
         return local_files.extract_mixed(
             urls,
             lambda rest: extract(
-                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh, format=fmt
             ),
             max_chars,
+            fmt,
         )
-    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
+    request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh), fmt)
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*selection.run("extract", request.call, backend=backend))
@@ -294,14 +319,17 @@ async def aextract(
     max_chars: int | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    format: str = "markdown",  # noqa: A002  # as in extract
 ) -> ExtractResult:
     """Async twin of ``extract``."""
+    fmt = _check_format(format)
     with config.consistent():
         if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
             return await asyncio.to_thread(
-                extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+                extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh,
+                format=fmt,
             )
-        request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh))
+        request = _Extract(urls, backend, max_chars, call_mode(no_cache, refresh), fmt)
         if not request.missing:
             return request.finish([], None, [])
         return request.finish(*await selection.arun("extract", request.acall, backend=backend))
