@@ -18,6 +18,7 @@ TRAFILATURA_RECALL = "trafilatura-recall"
 TRAFILATURA_PRECISION = "trafilatura-precision"
 TRAFILATURA_FALLBACK = "trafilatura-fallback"  # with its own jusText/readability rescue of short results
 SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
+POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
 
 #: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
 _FURNITURE = re.compile(
@@ -31,6 +32,7 @@ _FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "
                    "svg", "iframe", "button", "select", "dialog")
 _FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
                     "menubar"}
+WRAPPER_SHARE = 0.5  # an element named like furniture but holding this share of the text stays
 SECTION_LINK_DENSITY = 0.6  # blocks whose text is more link text than this are menus, not content
 
 
@@ -80,11 +82,12 @@ def sections_candidate(root: Any) -> Candidate:
     for el in list(body.iter(*_FURNITURE_TAGS)):
         if el.getparent() is not None:
             el.drop_tree()
+    total = len(body.text_content())
     for el in list(body.iter()):
         if not isinstance(el.tag, str) or el.getparent() is None or el.tag in ("main", "article"):
             continue
-        hint = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if (el.get("role") or "").lower() in _FURNITURE_ROLES or (hint.strip() and _FURNITURE.search(hint)):
+        # A wrapper holding most of the page is a layout class ("has-sidebar"), not furniture.
+        if _is_furniture(el) and len(el.text_content()) < WRAPPER_SHARE * total:
             el.drop_tree()
     mains = body.xpath(".//main|.//*[@role='main']")
     region = mains[0] if mains and len(squash(mains[0].text_content())) > 200 else body
@@ -112,3 +115,41 @@ def readability_candidate(root: Any) -> Candidate:
         return Candidate(READABILITY, "")
     text = unicodedata.normalize("NFC", fragment_to_markdown(fragment))
     return Candidate(READABILITY, text, link_density(fragment))
+
+
+def _is_furniture(el: Any) -> bool:
+    """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet."""
+    hint = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if (el.get("role") or "").lower() in _FURNITURE_ROLES:
+        return True
+    return bool(hint.strip() and _FURNITURE.search(hint))
+
+
+def posts_candidate(found: list[Any]) -> Candidate:
+    """Every post of a thread: the outermost of the ``found`` post elements, furniture pruned, in order.
+
+    Trafilatura and readability keep the densest block, often the first post alone; in a thread the
+    replies are the content.
+    """
+    chosen = set(found)
+    posts = [el for el in found if not any(a in chosen for a in el.iterancestors())]
+    if len(posts) < 2:
+        return Candidate(POSTS, "")
+    parts = []
+    for post in posts:
+        post = copy.deepcopy(post)
+        for el in list(post.iter(*_FURNITURE_TAGS)):
+            if el.getparent() is not None:
+                el.drop_tree()
+        for el in list(post.iter()):
+            if not isinstance(el.tag, str) or el.getparent() is None:
+                continue
+            if _is_furniture(el):
+                el.drop_tree()
+        text = fragment_to_markdown(post)
+        if text:
+            parts.append(text)
+    body = unicodedata.normalize("NFC", "\n\n".join(parts))
+    lengths = [len(squash(p.text_content())) for p in posts]
+    linked = sum(len(squash(a.text_content())) for p in posts for a in p.iter("a"))
+    return Candidate(POSTS, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)

@@ -121,17 +121,21 @@ def page_type(
 
 
 def _post_count(root: Any) -> int:
-    """Repeated posts: containers whose class or id names a post, comment, reply or answer and that
-    hold an author or a date (a ``<time>``, or a class naming the author, user or date)."""
-    seen = 0
+    return len(post_elements(root, limit=2 * POSTS))
+
+
+def post_elements(root: Any, limit: int = 0) -> list[Any]:
+    """Posts: containers whose class or id names a post, comment, reply or answer and that hold an
+    author or a date (a ``<time>``, or a class naming the author, user or date); at most ``limit``."""
+    found = []
     for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[
         :4000
     ]:
         if _POST_CLASS.search(f"{el.get('class') or ''} {el.get('id') or ''}") and el.xpath(_SIGNED):
-            seen += 1
-            if seen >= 2 * POSTS:
+            found.append(el)
+            if limit and len(found) >= limit:
                 break
-    return seen
+    return found
 
 
 def _cards(root: Any) -> tuple[int, int]:

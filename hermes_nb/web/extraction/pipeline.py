@@ -12,7 +12,7 @@ from . import candidates as cands
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .document import Document
 from .metadata import page_metadata
-from .page_type import classify, page_type
+from .page_type import classify, page_type, post_elements
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
@@ -23,6 +23,8 @@ RECALL_WORDS = 500  # primary results shorter than this are checked against traf
 #: How a later candidate replaces the current reading: (share of its words kept, growth in length).
 RECALL_REPAIR = (0.9, 1.1)
 SECTIONS_REPAIR = (0.8, 1.3)
+POSTS_REPAIR = (0.7, 1.0)
+_KEEP_HIDDEN = {"product", "collection"}
 SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
 #: Page types whose extra sections are not content: an article's related stories, a product's recommendations.
 _NO_SECTIONS = {"product", "article"}
@@ -46,8 +48,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
     guess = classify(root, url or "", meta)
-    # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows).
-    hidden = drop_hidden(root, keep_disclosures=True)
+    # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
+    # product pages and product grids keep them all (descriptions, specifications, more cards).
+    hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
     primary = cands.trafilatura_candidate(root, url)
     # A second opinion where trafilatura is most often short of paragraphs (short results); longer
     # pages get one only when the first choice is not confident enough (below).
@@ -113,24 +116,34 @@ def _worth_second_opinion(text: str, root: Any) -> bool:
 def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tried: list[str]) -> Choice:
     """Later candidates that keep the current reading and add what it missed replace it.
 
-    Short readings are checked against trafilatura's recall mode; then, except on articles and
-    product pages (and untyped pages that read like an article), against every content section of
-    the page (landing pages, service pages, threads, listings).
+    Short readings are checked against trafilatura's recall mode; a thread's against all its posts;
+    then, except on articles and product pages (and untyped pages that read like an article),
+    against every content section of the page (landing pages, service pages, listings).
+    A repair keeps at least the confidence of the reading it contains.
     """
     current = choice
     if len(current.candidate.markdown.split()) < RECALL_WORDS:
         tried.append(cands.TRAFILATURA_RECALL)
         recall = cands.trafilatura_candidate(root, url, cands.TRAFILATURA_RECALL)
         if contains(current.candidate, recall, share=RECALL_REPAIR[0], growth=RECALL_REPAIR[1]):
-            current = Choice(recall, confidence(recall, None), "recall reading adds missing paragraphs")
+            current = _repair(current, recall, "recall reading adds missing paragraphs")
+    if guess == "forum":
+        tried.append(cands.POSTS)
+        posts = cands.posts_candidate(post_elements(root))
+        if contains(current.candidate, posts, share=POSTS_REPAIR[0], growth=POSTS_REPAIR[1]):
+            return _repair(current, posts, "every post of the thread")
     uncertain_prose = guess is None and prose_share(current.candidate.markdown) >= SECTIONS_PROSE_MAX
     if guess not in _NO_SECTIONS and not uncertain_prose:
         tried.append(cands.SECTIONS)
         sections = cands.sections_candidate(root)
         if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
-            agree = agreement(words(sections.markdown), words(current.candidate.markdown))
-            current = Choice(sections, confidence(sections, agree), "page sections add missing content")
+            current = _repair(current, sections, "page sections add missing content")
     return current
+
+
+def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
+    agree = agreement(words(better.markdown), words(current.candidate.markdown))
+    return Choice(better, max(current.confidence, confidence(better, agree)), reason)
 
 
 def _readability(root: Any) -> cands.Candidate | None:

@@ -9,7 +9,7 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
 )
 _SPACE = re.compile(r"\s+")
-CURTAIN = 0.3  # a hidden element holding this share of the page's text is a loading curtain, kept
+CURTAIN = 0.6  # a hidden element holding this share of the page's text is a loading curtain, kept
 _DISCLOSURE = re.compile(
     r"tabpanel|tab-pane|tab-content|tabs?[-_]panel|accordion|collaps|expand|disclosure|read-?more|"
     r"show-?more|faq|answer|description|details|specification",
@@ -60,7 +60,7 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         and not (keep_disclosures and _disclosure(el))
     ]
     if keep_disclosures and doomed:
-        # A page hidden until its scripts run (a loading curtain round most of the text) is not
+        # A page hidden until its scripts run (a loading curtain round most of its text) is not
         # hidden content: such an element stays.
         body = root.find("body")
         total = len((body if body is not None else root).text_content())
