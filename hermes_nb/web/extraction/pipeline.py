@@ -24,13 +24,14 @@ RECALL_WORDS = 500  # primary results shorter than this are checked against traf
 RECALL_REPAIR = (0.9, 1.1)
 SECTIONS_REPAIR = (0.8, 1.3)
 POSTS_REPAIR = (0.7, 1.0)
+PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this long is worth adding
 _KEEP_HIDDEN = {"product", "collection"}
 SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
 #: Page types whose extra sections are not content: an article's related stories, a product's recommendations.
 _NO_SECTIONS = {"product", "article"}
 _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
-_PRIVATE_META = ("json_ld_types", "og_type", "generator")
+_PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
 
@@ -63,6 +64,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     threshold = _threshold(min_confidence)
     if choice.confidence < threshold:
         choice = _next_candidate(root, url, choice, tried, threshold)
+    if guess == "product":
+        choice = _with_product_description(choice, meta.get("json_ld_product") or {})
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -139,6 +142,28 @@ def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tri
         if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
             current = _repair(current, sections, "page sections add missing content")
     return current
+
+
+def _with_product_description(choice: Choice, product: dict[str, str]) -> Choice:
+    """The product's own description (JSON-LD) first, when the reading lacks most of its words.
+
+    Shops often render the description in a script-filled tab the extractors never see, and the
+    reading then holds reviews or recommendations instead.
+    """
+    description = product.get("description", "")
+    wanted = words(description)
+    n = sum(wanted.values())
+    if n < PRODUCT_DESCRIPTION_WORDS:
+        return choice
+    text = choice.candidate.markdown
+    if sum((wanted & words(text)).values()) / n >= 0.5:
+        return choice
+    name = product.get("name", "")
+    lead = (f"# {name}\n\n" if name and name not in text else "") + description
+    better = cands.Candidate(
+        choice.candidate.name, f"{lead}\n\n{text}".strip(), choice.candidate.link_density
+    )
+    return Choice(better, choice.confidence, choice.reason + "; product description from structured data")
 
 
 def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
