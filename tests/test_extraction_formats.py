@@ -46,6 +46,13 @@ def test_text_has_headings_on_their_own_lines_and_blank_lines_between_paragraphs
         assert mark not in text
 
 
+def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
+    assert markdown_to_text("E = mc<sup>2</sup>, snake\\_case and is_eligible_checkout") == (
+        "E = mc 2, snake_case and is_eligible_checkout"
+    )
+    assert "mc<sup>2</sup>" in markdown_to_html("E = mc<sup>2</sup>")
+
+
 def test_html_is_rendered_and_raw_markup_escaped() -> None:
     html = markdown_to_html(MARKDOWN + "\n<script>alert(1)</script>\n")
     assert "<h1>Engines</h1>" in html and "<strong>analytical</strong>" in html

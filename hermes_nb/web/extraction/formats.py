@@ -23,9 +23,11 @@ _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
-_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+#: The inline HTML trafilatura's Markdown keeps (no Markdown syntax for them).
+_INLINE_TAG = re.compile(r"<(/?)(sup|sub|u)>")
 
 
 def check_format(value: str | None) -> str:
@@ -99,10 +101,11 @@ def markdown_to_text(markdown: str) -> str:
 
 
 def _inline(text: str) -> str:
+    text = _INLINE_TAG.sub(lambda m: "" if m.group(1) else " ", text)  # x<sup>2</sup>: "x 2"
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _CODE_SPAN.sub(r"\1", text)
-    text = _EMPHASIS.sub(r"\2", text)
+    text = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
     text = _ESCAPE.sub(r"\1", text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
@@ -112,4 +115,11 @@ def markdown_to_html(markdown: str) -> str:
     from markdown_it import MarkdownIt
 
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return str(renderer.render(markdown)).strip()
+    # <sup>, <sub> and <u> survive as tags (through placeholders); every other tag is escaped.
+    kept = [f"<{close}{name}>" for name in ("sup", "sub", "u") for close in ("", "/")]
+    for i, tag in enumerate(kept):
+        markdown = markdown.replace(tag, f"\ue000{i}\ue001")
+    html = str(renderer.render(markdown)).strip()
+    for i, tag in enumerate(kept):
+        html = html.replace(f"\ue000{i}\ue001", tag)
+    return html
