@@ -142,7 +142,7 @@ def _cards(root: Any) -> tuple[int, int]:
     """The largest group of repeated sibling cards (same tag and class, each with a link and text),
     and how many of those cards show a price."""
     best: list[Any] = []
-    for parent in root.xpath("//ul|//ol|//div|//section|//tbody")[:3000]:
+    for parent in root.xpath(_CARD_PARENTS)[:3000]:
         groups: Counter[tuple[str, str]] = Counter()
         kids = [k for k in parent if isinstance(k.tag, str)]
         if len(kids) < CARDS:
@@ -158,6 +158,9 @@ def _cards(root: Any) -> tuple[int, int]:
             best = with_link
     priced = sum(1 for c in best if _is_priced(c))
     return len(best), priced
+
+
+_CARD_PARENTS = "|".join(f"//{tag}[count(*) >= {CARDS}]" for tag in ("ul", "ol", "div", "section", "tbody"))
 
 
 def _is_priced(card: Any) -> bool:
