@@ -182,15 +182,15 @@ def report(corpus: str, rows: list[dict[str, object]], worst: int) -> None:
         def mean(side: str, k: int, rs: list[dict[str, object]] = rs) -> float:
             return statistics.fmean(r[side][k] for r in rs)  # type: ignore[index]
 
-        def rate(key: str, rs: list[dict[str, object]] = rs) -> float:
+        def rate(key: str, rs: list[dict[str, object]] = rs) -> str:
             hits = [h for r in rs for h in r[key]]  # type: ignore[attr-defined]
-            return sum(hits) / len(hits) if hits else float("nan")
+            return f"{sum(hits) / len(hits):.3f}" if hits else "–"
 
         f_ours, f_base = mean("ours", 2), mean("base", 2)
         print(
             f"| {key} | {len(rs)} | {mean('ours', 0):.3f} | {mean('ours', 1):.3f} | **{f_ours:.3f}** | "
-            f"{f_base:.3f} | {f_ours - f_base:+.3f} | {rate('ours_with'):.3f} / {rate('ours_without'):.3f} "
-            f"| {rate('base_with'):.3f} / {rate('base_without'):.3f} |"
+            f"{f_base:.3f} | {f_ours - f_base:+.3f} | {rate('ours_with')} / {rate('ours_without')} "
+            f"| {rate('base_with')} / {rate('base_without')} |"
         )
     secs = {s: sum(float(r[f"{s}_s"]) for r in rows) for s in ("ours", "base")}  # type: ignore[arg-type]
     diffs = sorted((r["ours"][2] - r["base"][2], str(r["name"]), str(r["type"])) for r in rows)  # type: ignore[index]
