@@ -229,6 +229,7 @@ def batch(args: argparse.Namespace) -> None:
         try:
             hn.config.set("security.allow_private_urls", True)
             hn.config.set("web.max_retries", 0)
+            hn.config.set("web.deadline", 900)  # one call converts hundreds of pages on a loaded machine
             urls = [f"{base}/{name}" for name in pages]
             texts = [Path(folder, name).read_text(encoding="utf-8") for name in pages]
 
