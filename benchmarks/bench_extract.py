@@ -194,6 +194,17 @@ def _serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
 
 def _batch_pages(corpus: str, count: int) -> dict[str, str]:
     """``{file name: html}``: the corpus's source pages, or generated pages when it is absent."""
+    if corpus in ("wcxb", "wcxb-heldout"):  # WCXB's development pages (the held-out part, or all)
+        import gzip
+
+        from bench_extract_quality import WCXB, split_of
+
+        files = sorted((WCXB / "html").glob("*.html.gz"))
+        return {
+            f"{f.name[:-3]}": gzip.decompress(f.read_bytes()).decode("utf-8", "replace")
+            for f in files
+            if corpus == "wcxb" or split_of(f.name.split(".")[0]) == "heldout"
+        }
     root = Path(corpus)
     if root.is_dir():
         found = sorted(p for p in root.iterdir() if (p / "source.html").is_file())
@@ -218,6 +229,7 @@ def batch(args: argparse.Namespace) -> None:
         try:
             hn.config.set("security.allow_private_urls", True)
             hn.config.set("web.max_retries", 0)
+            hn.config.set("web.deadline", 900)  # one call converts hundreds of pages on a loaded machine
             urls = [f"{base}/{name}" for name in pages]
             texts = [Path(folder, name).read_text(encoding="utf-8") for name in pages]
 
@@ -232,7 +244,7 @@ def batch(args: argparse.Namespace) -> None:
             def base_side() -> float:
                 start = time.perf_counter()
                 for text in texts:
-                    trafilatura.extract(text, output_format="markdown")
+                    trafilatura.extract(text, output_format=args.baseline_format)
                 return time.perf_counter() - start
 
             ours()  # warm: worker processes, imports, connection pool
@@ -250,7 +262,7 @@ def batch(args: argparse.Namespace) -> None:
     size_kb = sum(len(t) for t in pages.values()) / 1024
     print(f"pages: {len(pages)} ({size_kb:.0f} KB), rounds: {args.rounds}, cores: {cores}")
     print(f"hn.extract(batch, direct) fetch+extract : {len(pages) / med['ours']:7.1f} pages/s")
-    print(f"trafilatura.extract markdown (no fetch)  : {len(pages) / med['base']:7.1f} pages/s")
+    print(f"trafilatura.extract {args.baseline_format} (no fetch) : {len(pages) / med['base']:7.1f} pages/s")
     print(f"speed ratio (ours / trafilatura)         : {ratio:.2f} (target >= 1.0)")
 
 
@@ -260,7 +272,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--batch", action="store_true", help="fetch-and-extract through hn.extract")
     parser.add_argument("--cores", type=int, default=0, help="with --batch: cores to use (0: all)")
-    parser.add_argument("--corpus", default=CORPUS, help="with --batch: folder of <page>/source.html")
+    parser.add_argument("--corpus", default=CORPUS, help="with --batch: folder of <page>/source.html, "
+                        "or 'wcxb' / 'wcxb-heldout' (WCXB's development pages, all or the held-out part)")
+    parser.add_argument("--baseline-format", default="markdown", choices=("markdown", "txt"),
+                        help="with --batch: trafilatura.extract's output_format")
     args = parser.parse_args()
     if args.batch:
         batch(args)

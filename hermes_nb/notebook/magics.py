@@ -224,6 +224,8 @@ class HermesMagics(Magics):
     @magic_arguments()
     @argument("-b", "--backend", default=None, help="Provider to use (default: configured or auto).")
     @argument("--max-chars", type=int, default=None, help="Characters kept inline per page.")
+    @argument("--format", default="markdown", choices=("markdown", "text", "html"),
+              help="Content as Markdown (default), plain text or the cleaned main-content HTML.")
     @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
     @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
@@ -237,7 +239,8 @@ class HermesMagics(Magics):
         from hermes_nb import web  # lazy: keeps %load_ext fast
 
         result = web.extract(
-            urls, backend=args.backend, max_chars=args.max_chars, no_cache=args.no_cache, refresh=args.refresh
+            urls, backend=args.backend, max_chars=args.max_chars, no_cache=args.no_cache,
+            refresh=args.refresh, format=args.format,
         )
         return self._store(args.output, result)
 

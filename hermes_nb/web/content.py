@@ -25,6 +25,7 @@ from hermes_nb.web.extraction import (
     missing_package,
     visible_text_of,
 )
+from hermes_nb.web.extraction.formats import DEFAULT_FORMAT, check_format, render
 
 __all__ = [
     "Document", "convert", "convert_fetched", "html_converter_ready", "html_to_markdown", "html_signals",
@@ -82,12 +83,15 @@ def convert(
     url: str = "",
     charset: str | None = None,
     min_confidence: float | None = None,
+    format: str = DEFAULT_FORMAT,  # noqa: A002  # the public parameter's name (hn.extract(format=...))
 ) -> Document:
     """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown).
 
     ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
-    tries its next candidate.
+    tries its next candidate. ``format``: ``markdown`` (default), ``text`` or ``html``, derived from
+    the Markdown (``hermes_nb.web.extraction.formats``).
     """
+    fmt = check_format(format)
     kind = kind_of(content_type)
     mime = content_type.split(";", 1)[0].strip().lower() or "unknown"
     if kind is None:
@@ -114,6 +118,9 @@ def convert(
             doc = Document("", _visible_text(text)) if kind == "html" else _text(text, url, mime)
             doc.metadata["parse_warning"] = f"{kind} failed ({type(exc).__name__}); kept as plain text"
     doc.metadata.setdefault("content_type", mime)
+    if fmt != DEFAULT_FORMAT:
+        doc.content = render(doc.content, fmt)
+        doc.metadata["format"] = fmt
     return doc
 
 

@@ -32,8 +32,11 @@ def has_paths(items: object) -> bool:
     return isinstance(items, (list, tuple)) and any(isinstance(i, os.PathLike) for i in items)
 
 
-def read(path: Path, max_chars: int | None = None) -> Page:
-    """One local file as a ``Page`` (an unreadable or unsupported file is a per-file error)."""
+def read(path: Path, max_chars: int | None = None, fmt: str = "markdown") -> Page:
+    """One local file as a ``Page`` (an unreadable or unsupported file is a per-file error).
+
+    ``fmt``: ``markdown``, ``text`` or ``html`` (``hermes_nb.web.extraction.formats``).
+    """
     full = Path(path).expanduser().resolve()
     url = full.as_uri()
     try:
@@ -45,7 +48,7 @@ def read(path: Path, max_chars: int | None = None) -> Page:
                         error_code=InvalidInputError.code)  # fmt: skip
         data = full.read_bytes()
         kind = detect_content_type(url, "", data)
-        doc = content.convert(data, kind, url=url, charset=detect_charset("", data, kind))
+        doc = content.convert(data, kind, url=url, charset=detect_charset("", data, kind), format=fmt)
     except HermesError as exc:
         return Page(url=url, error=exc.message, error_code=exc.code)
     except OSError as exc:
@@ -60,15 +63,17 @@ def extract_mixed(
     items: Sequence[Any] | os.PathLike[str],
     remote: Callable[[list[str]], ExtractResult],
     max_chars: int | None = None,
+    fmt: str = "markdown",
 ) -> ExtractResult:
-    """Files read here, everything else extracted by ``remote``; pages in input order."""
+    """Files read here (in ``fmt``), everything else extracted by ``remote``; pages in input order."""
     start = time.perf_counter()
     listed = [items] if isinstance(items, os.PathLike) else list(items)
     urls = [item for item in listed if not isinstance(item, os.PathLike)]
     web = remote(urls) if urls else None
     answers = iter(web.pages if web is not None else [])
     pages = [
-        read(Path(item), max_chars) if isinstance(item, os.PathLike) else next(answers) for item in listed
+        read(Path(item), max_chars, fmt) if isinstance(item, os.PathLike) else next(answers)
+        for item in listed
     ]
     provider = PROVIDER if web is None else f"{web.provider}+{PROVIDER}"
     return ExtractResult(

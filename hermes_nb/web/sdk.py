@@ -31,6 +31,7 @@ from hermes_nb.store.cassette import iso
 from hermes_nb.store.replay import CACHE_MODES, Mode, cache_mode, call_mode
 from hermes_nb.web import local_files, longtext, selection
 from hermes_nb.web.envelopes import parse_crawl_envelope, parse_extract_envelope, parse_search_envelope
+from hermes_nb.web.extraction import formats
 from hermes_nb.web.results import (
     Attempt,
     CrawlResult,
@@ -277,9 +278,12 @@ def _check_max_chars(max_chars: object) -> int | None:
 
 
 class _Extract:
-    def __init__(self, urls: object, backend: str | None, max_chars: int | None, mode: Mode) -> None:
+    def __init__(
+        self, urls: object, backend: str | None, max_chars: int | None, mode: Mode, fmt: str = "markdown"
+    ) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars
+        self.fmt = fmt
         self.mode = mode
         self.choice = _backend_choice("extract", backend)
         self.start = time.perf_counter()
@@ -318,7 +322,7 @@ class _Extract:
         out = []
         for url in self.urls:
             page = fresh[url] if url in fresh else self.found[url][0]
-            out.append(longtext.apply(replace(page, metadata=dict(page.metadata)), self.max_chars))
+            out.append(longtext.apply(_in_format(page, self.fmt), self.max_chars))
         if provider is None:
             provider = self.found[self.urls[0]][1]
         return ExtractResult(
@@ -331,6 +335,21 @@ class _Extract:
         )
 
 
+def _check_format(value: object) -> str:
+    try:
+        return formats.check_format(value if isinstance(value, str) else repr(value))
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+
+
+def _in_format(page: Page, fmt: str) -> Page:
+    """A copy of ``page`` with its (cached, Markdown) content in ``fmt``; errors stay as they are."""
+    if fmt == formats.DEFAULT_FORMAT or page.error is not None:
+        return replace(page, metadata=dict(page.metadata))
+    full = formats.render(page.raw_content or page.content, fmt)  # longtext reads the full text
+    return replace(page, content=full, raw_content=full, metadata={**page.metadata, "format": fmt})
+
+
 @announces("extract_finished", _extracted)  # plugins' ctx.subscribe("extract_finished", ...) hear of it
 @config.consistent()  # one look at config.yaml per call
 def extract(
@@ -340,23 +359,29 @@ def extract(
     max_chars: int | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    format: str = "markdown",  # noqa: A002  # the name users pass (hn.extract(url, format="text"))
 ) -> ExtractResult:
     """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored.
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` fetches again and overwrites.
     A ``pathlib.Path`` is a local file, read through the same converters (PDF, HTML, Markdown, CSV …).
     ``max_chars`` outside 2,000..500,000 is noted (a ``HermesWarning``) and moved to the bound.
+    ``format``: ``"markdown"`` (default), ``"text"`` (plain text: headings on their own lines,
+    paragraphs separated by blank lines) or ``"html"`` (the cleaned main-content HTML); each is
+    derived from the Markdown the cache stores, so one cached extraction serves every format.
     """
     max_chars = _check_max_chars(max_chars)
+    fmt = _check_format(format)
     if local_files.has_paths(urls):
         return local_files.extract_mixed(
             urls,
             lambda rest: extract(
-                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh, format=fmt
             ),
             max_chars,
+            fmt,
         )
-    request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
+    request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh), fmt)
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*selection.run("extract", request.call, backend=backend, empty=_no_pages))
@@ -370,15 +395,18 @@ async def aextract(
     max_chars: int | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    format: str = "markdown",  # noqa: A002  # as in extract
 ) -> ExtractResult:
     """Async twin of ``extract``."""
     max_chars = _check_max_chars(max_chars)
+    fmt = _check_format(format)
     with config.consistent():
         if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
             return await asyncio.to_thread(
-                extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+                extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh,
+                format=fmt,
             )
-        request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh))
+        request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh), fmt)
         if not request.missing:
             return request.finish([], None, [])
         answer = await selection.arun("extract", request.acall, backend=backend, empty=_no_pages)

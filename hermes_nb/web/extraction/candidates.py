@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
-from .tree import link_density
+from .tree import link_density, squash
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -15,6 +17,23 @@ READABILITY = "readability"
 TRAFILATURA_RECALL = "trafilatura-recall"
 TRAFILATURA_PRECISION = "trafilatura-precision"
 TRAFILATURA_FALLBACK = "trafilatura-fallback"  # with its own jusText/readability rescue of short results
+SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
+POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
+
+#: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
+_FURNITURE = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|sidebar|side-bar|footer|header|masthead|"
+    r"breadcrumbs?|cookie|cookies|consent|gdpr|newsletter|subscribe|share|sharing|social|related|"
+    r"recommend\w*|promo|advert\w*|ads?|banner|modal|popup|overlay|skip|toolbar|pagination|pager|"
+    r"filters?|facets?|widget|search)(?:$|[\s_-])",
+    re.I,
+)
+_FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
+                   "svg", "iframe", "button", "select", "dialog")
+_FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
+                    "menubar"}
+WRAPPER_SHARE = 0.5  # an element named like furniture but holding this share of the text stays
+SECTION_LINK_DENSITY = 0.6  # blocks whose text is more link text than this are menus, not content
 
 
 @dataclass
@@ -37,16 +56,46 @@ def trafilatura_candidate(root: Any, url: str | None, mode: str = TRAFILATURA) -
     found = trafilatura.bare_extraction(
         root,
         url=url or None,
-        fast=mode != TRAFILATURA_FALLBACK,  # its own rescue pass runs only as a later candidate
+        # The primary reading runs trafilatura's rescue pass (its jusText/readability comparison);
+        # the recall and precision readings are quick second opinions.
+        fast=mode not in (TRAFILATURA, TRAFILATURA_FALLBACK),
         favor_recall=mode == TRAFILATURA_RECALL,
         favor_precision=mode == TRAFILATURA_PRECISION,
         with_metadata=False,
         include_formatting=True,
-        include_comments=False,
+        include_comments=mode == TRAFILATURA,  # a thread's replies are its content
         include_tables=True,
     )
     text = getattr(found, "text", None) or "" if found is not None else ""
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
+
+
+def sections_candidate(root: Any) -> Candidate:
+    """The page's main region (``<main>`` or the body) with its furniture pruned, every section kept.
+
+    Trafilatura keeps the densest block of prose; a landing or service page spreads its content over
+    many sections (hero, features, pricing, FAQ), which this candidate keeps. Pruned: navigation,
+    header, footer, aside, forms, elements whose role, class or id names furniture, and link lists.
+    """
+    body = root.find("body")
+    body = copy.deepcopy(body if body is not None else root)
+    for el in list(body.iter(*_FURNITURE_TAGS)):
+        if el.getparent() is not None:
+            el.drop_tree()
+    total = len(body.text_content())
+    for el in list(body.iter()):
+        if not isinstance(el.tag, str) or el.getparent() is None or el.tag in ("main", "article"):
+            continue
+        # A wrapper holding most of the page is a layout class ("has-sidebar"), not furniture.
+        if _is_furniture(el) and len(el.text_content()) < WRAPPER_SHARE * total:
+            el.drop_tree()
+    mains = body.xpath(".//main|.//*[@role='main']")
+    region = mains[0] if mains and len(squash(mains[0].text_content())) > 200 else body
+    for el in list(region.iter("ul", "ol", "div", "p", "section", "table")):
+        if el.getparent() is not None and link_density(el) > SECTION_LINK_DENSITY:
+            el.drop_tree()
+    text = unicodedata.normalize("NFC", fragment_to_markdown(region))
+    return Candidate(SECTIONS, text, link_density(region))
 
 
 def readability_candidate(root: Any) -> Candidate:
@@ -66,3 +115,41 @@ def readability_candidate(root: Any) -> Candidate:
         return Candidate(READABILITY, "")
     text = unicodedata.normalize("NFC", fragment_to_markdown(fragment))
     return Candidate(READABILITY, text, link_density(fragment))
+
+
+def _is_furniture(el: Any) -> bool:
+    """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet."""
+    hint = f"{el.get('class') or ''} {el.get('id') or ''}"
+    if (el.get("role") or "").lower() in _FURNITURE_ROLES:
+        return True
+    return bool(hint.strip() and _FURNITURE.search(hint))
+
+
+def posts_candidate(found: list[Any]) -> Candidate:
+    """Every post of a thread: the outermost of the ``found`` post elements, furniture pruned, in order.
+
+    Trafilatura and readability keep the densest block, often the first post alone; in a thread the
+    replies are the content.
+    """
+    chosen = set(found)
+    posts = [el for el in found if not any(a in chosen for a in el.iterancestors())]
+    if len(posts) < 2:
+        return Candidate(POSTS, "")
+    parts = []
+    for post in posts:
+        post = copy.deepcopy(post)
+        for el in list(post.iter(*_FURNITURE_TAGS)):
+            if el.getparent() is not None:
+                el.drop_tree()
+        for el in list(post.iter()):
+            if not isinstance(el.tag, str) or el.getparent() is None:
+                continue
+            if _is_furniture(el):
+                el.drop_tree()
+        text = fragment_to_markdown(post)
+        if text:
+            parts.append(text)
+    body = unicodedata.normalize("NFC", "\n\n".join(parts))
+    lengths = [len(squash(p.text_content())) for p in posts]
+    linked = sum(len(squash(a.text_content())) for p in posts for a in p.iter("a"))
+    return Candidate(POSTS, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)

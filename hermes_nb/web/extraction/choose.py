@@ -99,3 +99,18 @@ def confidence(cand: Candidate, agree: float | None) -> float:
         score = 0.45 * agree + 0.2 * length + 0.25 * structure + 0.1 * links
     score *= 0.5 + 0.5 * length  # a few words are never a confident extraction, however much agreed
     return round(max(0.0, min(0.99, score)), 2)  # no extraction is ever certain
+
+
+def contains(base: Candidate, other: Candidate, *, share: float, growth: float) -> bool:
+    """True when ``other`` holds ``share`` of ``base``'s words and is ``growth`` times as long.
+
+    The test for a candidate that repairs a short reading: it keeps what the first one found and adds
+    the sections it missed. Link lists never qualify (``MAX_LINK_DENSITY``).
+    """
+    if not other.markdown or other.link_density >= MAX_LINK_DENSITY:
+        return False
+    bw, ow = words(base.markdown), words(other.markdown)
+    nb, no = sum(bw.values()), sum(ow.values())
+    if not nb:
+        return no > 0
+    return sum((bw & ow).values()) / nb >= share and no >= growth * nb

@@ -69,6 +69,9 @@ _ARTICLE_TYPES = (
 )
 
 
+_PRODUCT_TYPES = ("Product", "ProductGroup", "IndividualProduct", "ProductModel")
+
+
 def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     """Metadata fields found in the page (absent keys: not found); ``json_ld_types`` for page typing."""
     metas = _meta_values(root)
@@ -103,6 +106,12 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
         out["canonical_url"] = urljoin(url or "", canonical)
     if ld.get("@types"):
         out["json_ld_types"] = ld["@types"]
+    product = ld.get("@product") or {}
+    if _text(product.get("description")):
+        out["json_ld_product"] = {
+            "name": _text(product.get("name")),
+            "description": _text(product["description"]),
+        }
     if metas.get("og:type"):
         out["og_type"] = metas["og:type"]
     if metas.get("generator"):
@@ -175,6 +184,7 @@ def _json_ld(root: Any) -> dict[str, Any]:
     """The first article-like JSON-LD object (``@types``: every type seen), or ``{}``."""
     types: list[str] = []
     best: dict[str, Any] = {}
+    product: dict[str, Any] = {}
     for script in root.iter("script"):
         if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
             continue
@@ -193,7 +203,11 @@ def _json_ld(root: Any) -> dict[str, Any]:
                 types.extend(k for k in kinds if isinstance(k, str))
                 if not best and any(k in _ARTICLE_TYPES for k in kinds if isinstance(k, str)):
                     best = item
+                if not product and any(k in _PRODUCT_TYPES for k in kinds if isinstance(k, str)):
+                    product = item
                 stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+    if product:
+        best = dict(best, **{"@product": product})
     return dict(best, **{"@types": types}) if types else best
 
 

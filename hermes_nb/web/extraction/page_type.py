@@ -1,42 +1,116 @@
-"""What kind of page a parsed tree looks like: article, documentation, listing, forum, product, other."""
+"""What kind of page a parsed tree is, from general signals only (no site is named anywhere here).
+
+Types: article, documentation, forum, product, collection (a product grid), listing (repeated cards
+or links: blog indexes, search results), service (a landing page of sections), other. The evidence,
+strongest first: schema.org JSON-LD ``@type``, Open Graph ``og:type``, the URL's shape, then the
+markup — repeated post containers with author/date, repeated sibling cards, prices, code blocks,
+``<section>`` count and link density. ``classify`` runs before extraction, so the extractor can use
+the type; it answers ``None`` when nothing is decisive, and ``page_type`` then falls back on the
+extracted text's structure (prose share, link density).
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
+from urllib.parse import urlsplit
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
-PAGE_TYPES = ("article", "documentation", "listing", "forum", "product", "other")
+CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
+PRICES = 4  # price-like elements from which a page of cards is a product grid
+PAGE_TYPES = ("article", "documentation", "listing", "forum", "product", "other", "collection", "service")
 _DOCS_URL = re.compile(
-    r"/(?:docs?|documentation|reference|api|manual|guide|guides|tutorial|howto|man)(?:/|$|\.)|"
-    r"^https?://(?:docs|developer|developers|devdocs|wiki)\.",
+    r"/(?:docs?|documentation|reference|api|manual|guide|guides|tutorial|howto|man|learn|library|sdk)"
+    r"(?:/|$|\.)|^https?://(?:docs|developer|developers|devdocs|wiki|learn|api)\.",
     re.I,
 )
 _DOCS_GENERATOR = re.compile(
-    r"sphinx|mkdocs|docusaurus|hugo|jekyll|gitbook|readthedocs|vitepress|doxygen", re.I
+    r"sphinx|mkdocs|docusaurus|hugo|jekyll|gitbook|readthedocs|vitepress|doxygen|nextra|starlight|mintlify",
+    re.I,
 )
-_FORUM_URL = re.compile(r"/(?:forums?|threads?|topics?|t|questions|discussions?|comments|boards?)/", re.I)
-_POST_CLASS = re.compile(r"\b(?:post|comment|reply|message|answer)(?:[-_ ]?(?:body|content|text))?\b", re.I)
-_ARTICLE_LD = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "SocialMediaPosting"}
-_FORUM_LD = {"DiscussionForumPosting", "QAPage", "Question", "Answer", "Comment"}
-_PRODUCT_LD = {"Product", "Offer", "AggregateOffer", "ProductGroup"}
+_FORUM_URL = re.compile(
+    r"/(?:forums?|threads?|topics?|t|questions|discussions?|comments|boards?|community|d|talk)/"
+    r"|showthread|viewtopic|/topic[-_]|[?&](?:t|topic|threadid)=",
+    re.I,
+)
+_FORUM_HOST = re.compile(r"^(?:forums?|community|discuss|discussions?|answers|board|boards)\.", re.I)
+_PRODUCT_URL = re.compile(
+    r"/(?:products?|p|dp|itm|item|items|sku|pd|ip|app|listing)/[^/]+|/product[-_]", re.I
+)
+_COLLECTION_URL = re.compile(
+    r"/(?:collections?|categor(?:y|ies)|c|shop|store|catalog|catalogue|department|browse|brands?|"
+    r"sale|deals|s)(?:/|$|\?)|[?&](?:category|cat|q)=",
+    re.I,
+)
+_ARTICLE_URL = re.compile(
+    r"/(?:19|20)\d\d/(?:\d\d?/)?|/(?:news|blog|blogs|posts?|articles?|stories)/[^/]+", re.I
+)
+_POST_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:post|comment|reply|message|answer|topic-post|postbody|post-body|forum-post|"
+    r"cooked|messagecontent|bbwrapper)(?:$|[\s_-])",
+    re.I,
+)
+_SIGNED = (
+    "boolean(.//time or .//*[contains(@class, 'author') or contains(@class, 'user')"
+    " or contains(@class, 'date') or contains(@class, 'poster') or contains(@class, 'username')"
+    " or contains(@itemprop, 'author')])"
+)
+_PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|EUR|USD|GBP|kr|zł|CHF))")
+_PRICED = "boolean(.//*[@itemprop='price' or contains(@class, 'price') or contains(@class, 'Price')])"
+_ARTICLE_LD = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle", "Recipe",
+               "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "LiveBlogPosting"}
+_FORUM_LD = {"DiscussionForumPosting", "QAPage", "Question", "SocialMediaPosting"}
+_PRODUCT_LD = {"Product", "ProductGroup", "IndividualProduct", "ProductModel", "SoftwareApplication",
+               "Book", "Vehicle", "Car"}
+_COLLECTION_LD = {"CollectionPage", "OfferCatalog", "SearchResultsPage"}
+_SERVICE_LD = {"Service", "ProfessionalService", "LocalBusiness", "FAQPage", "AboutPage", "ContactPage"}
+_DOCS_LD = {"TechArticle", "APIReference", "HowTo"}
 
 
-def page_type(root: Any, url: str, meta: dict[str, Any], prose: float, link_density: float) -> str:
-    """One of ``PAGE_TYPES`` from structured data, URL, markup and the extracted text's structure."""
+def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
+    """The page's type from structure alone (before extraction), or ``None`` when nothing decides."""
     types = set(meta.get("json_ld_types") or [])
     og = str(meta.get("og_type") or "").lower()
-    if types & _PRODUCT_LD or og.startswith("product") or root.xpath("boolean(//*[@itemprop='price'])"):
-        return "product"
-    if types & _FORUM_LD or _FORUM_URL.search(url):
+    parts = urlsplit(url or "")
+    path = parts.path or "/"
+    full = f"{parts.scheme}://{parts.netloc}{path}{'?' + parts.query if parts.query else ''}"
+    posts = _post_count(root)
+    forum_url = bool(_FORUM_URL.search(full) or _FORUM_HOST.match(parts.netloc))
+    article = bool(types & _ARTICLE_LD) or og == "article"
+    if types & _FORUM_LD or (posts >= POSTS and forum_url) or (posts >= 2 * POSTS and not article):
         return "forum"
-    if _DOCS_URL.search(url) or _DOCS_GENERATOR.search(str(meta.get("generator") or "")):
+    if _DOCS_URL.search(full) or _DOCS_GENERATOR.search(str(meta.get("generator") or "")):
         return "documentation"
-    code_blocks = len(root.xpath("//pre"))
-    if code_blocks >= 3 and not (types & _ARTICLE_LD) and og != "article":
+    cards, priced = _cards(root)
+    if types & _PRODUCT_LD or og.startswith("product") or og.endswith(":item") or (
+        _PRODUCT_URL.search(path) and cards < CARDS
+    ):
+        if cards >= CARDS and priced >= PRICES and types & _COLLECTION_LD:
+            return "collection"
+        return "product"
+    if types & _COLLECTION_LD or "ItemList" in types and priced >= PRICES:
+        return "collection" if priced >= PRICES or _COLLECTION_URL.search(full) else "listing"
+    if cards >= CARDS and priced >= PRICES:
+        return "collection"
+    if article or _ARTICLE_URL.search(path):
+        return "documentation" if types & _DOCS_LD and len(root.xpath("//pre")) >= 2 else "article"
+    if len(root.xpath("//pre")) >= 3:
         return "documentation"
-    if types & _ARTICLE_LD or og == "article":
-        return "article"
+    if cards >= CARDS and _COLLECTION_URL.search(full):
+        return "listing"
+    if types & _SERVICE_LD or len(root.xpath("//section")) >= 4 and path.count("/") <= 2:
+        return "service"
+    return None
+
+
+def page_type(
+    root: Any, url: str, meta: dict[str, Any], prose: float, link_density: float, guess: str | None = None
+) -> str:
+    """One of ``PAGE_TYPES``: ``guess`` (``classify``) when it decided, else from the extracted text."""
+    kind = guess if guess is not None else classify(root, url, meta)
+    if kind is not None:
+        return kind
     if _post_count(root) >= POSTS:
         return "forum"
     if prose >= 0.5:
@@ -47,13 +121,49 @@ def page_type(root: Any, url: str, meta: dict[str, Any], prose: float, link_dens
 
 
 def _post_count(root: Any) -> int:
-    """Repeated post-like containers (class or id naming a post, comment, reply or answer)."""
-    seen = 0
+    return len(post_elements(root, limit=2 * POSTS))
+
+
+def post_elements(root: Any, limit: int = 0) -> list[Any]:
+    """Posts: containers whose class or id names a post, comment, reply or answer and that hold an
+    author or a date (a ``<time>``, or a class naming the author, user or date); at most ``limit``."""
+    found = []
     for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[
         :4000
     ]:
-        if _POST_CLASS.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
-            seen += 1
-            if seen >= POSTS:
+        if _POST_CLASS.search(f"{el.get('class') or ''} {el.get('id') or ''}") and el.xpath(_SIGNED):
+            found.append(el)
+            if limit and len(found) >= limit:
                 break
-    return seen
+    return found
+
+
+def _cards(root: Any) -> tuple[int, int]:
+    """The largest group of repeated sibling cards (same tag and class, each with a link and text),
+    and how many of those cards show a price."""
+    best: list[Any] = []
+    for parent in root.xpath(_CARD_PARENTS)[:3000]:
+        groups: Counter[tuple[str, str]] = Counter()
+        kids = [k for k in parent if isinstance(k.tag, str)]
+        if len(kids) < CARDS:
+            continue
+        for kid in kids:
+            groups[(kid.tag, (kid.get("class") or "").split(" ")[0])] += 1
+        (key, n), = groups.most_common(1)
+        if n < CARDS or n <= len(best):
+            continue
+        cards = [k for k in kids if (k.tag, (k.get("class") or "").split(" ")[0]) == key]
+        with_link = [c for c in cards if c.find(".//a") is not None and len(c.text_content().split()) >= 3]
+        if len(with_link) >= CARDS and len(with_link) > len(best):
+            best = with_link
+    priced = sum(1 for c in best if _is_priced(c))
+    return len(best), priced
+
+
+_CARD_PARENTS = "|".join(f"//{tag}[count(*) >= {CARDS}]" for tag in ("ul", "ol", "div", "section", "tbody"))
+
+
+def _is_priced(card: Any) -> bool:
+    if card.xpath(_PRICED):
+        return True
+    return bool(_PRICE.search(card.text_content()[:400]))

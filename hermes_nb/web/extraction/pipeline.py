@@ -9,21 +9,31 @@ from hermes_nb import config
 from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
-from .choose import GROWTH, Choice, agreement, choose, confidence, prose_share, words
+from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .document import Document
 from .metadata import page_metadata
-from .page_type import page_type
+from .page_type import classify, page_type, post_elements
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
 
 DEFAULT_MIN_CONFIDENCE = 0.5
 SECOND_OPINION_WORDS = 300  # primary results shorter than this are checked against readability
+RECALL_WORDS = 500  # primary results shorter than this are checked against trafilatura's recall mode
+#: How a later candidate replaces the current reading: (share of its words kept, growth in length).
+RECALL_REPAIR = (0.9, 1.1)
+SECTIONS_REPAIR = (0.8, 1.3)
+POSTS_REPAIR = (0.7, 1.0)
+PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this long is worth adding
+_KEEP_HIDDEN = {"product", "collection"}
+SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
+#: Page types whose extra sections are not content: an article's related stories, a product's recommendations.
+_NO_SECTIONS = {"product", "article"}
 _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
-_PRIVATE_META = ("json_ld_types", "og_type", "generator")
+_PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
-_NEXT = (cands.READABILITY, cands.TRAFILATURA_FALLBACK, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
+_NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
 
 
 def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float | None = None) -> Document:
@@ -38,16 +48,24 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         return _stub(html, url, visible="")
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
-    hidden = drop_hidden(root)
+    guess = classify(root, url or "", meta)
+    # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
+    # product pages and product grids keep them all (descriptions, specifications, more cards).
+    hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
     primary = cands.trafilatura_candidate(root, url)
     # A second opinion where trafilatura is most often short of paragraphs (short results); longer
     # pages get one only when the first choice is not confident enough (below).
-    second = _readability(root) if _worth_second_opinion(primary.markdown, root) else None
+    # readability keeps one block: never on a thread, whose posts are many blocks.
+    worth = guess != "forum" and _worth_second_opinion(primary.markdown, root)
+    second = _readability(root) if worth else None
     choice = choose(primary, second)
     tried = [primary.name] + ([second.name] if second is not None else [])
+    choice = _repaired(root, url, choice, guess, tried)
     threshold = _threshold(min_confidence)
     if choice.confidence < threshold:
         choice = _next_candidate(root, url, choice, tried, threshold)
+    if guess == "product":
+        choice = _with_product_description(choice, meta.get("json_ld_product") or {})
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -56,7 +74,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         extractor_reason=choice.reason,
         candidates=tried,
         confidence=choice.confidence,
-        page_type=page_type(root, url or "", meta, prose_share(text), choice.candidate.link_density),
+        page_type=page_type(root, url or "", meta, prose_share(text), choice.candidate.link_density, guess),
     )
     if choice.confidence < threshold:
         meta["low_confidence"] = True
@@ -96,6 +114,61 @@ def _worth_second_opinion(text: str, root: Any) -> bool:
     # The second candidate replaces the first only when it adds GROWTH times the words, mostly outside
     # links, and it can only take text the page shows: with fewer unlinked words than that, it cannot win.
     return unlinked_word_count(root) >= GROWTH * n
+
+
+def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tried: list[str]) -> Choice:
+    """Later candidates that keep the current reading and add what it missed replace it.
+
+    Short readings are checked against trafilatura's recall mode; a thread's against all its posts;
+    then, except on articles and product pages (and untyped pages that read like an article),
+    against every content section of the page (landing pages, service pages, listings).
+    A repair keeps at least the confidence of the reading it contains.
+    """
+    current = choice
+    if len(current.candidate.markdown.split()) < RECALL_WORDS:
+        tried.append(cands.TRAFILATURA_RECALL)
+        recall = cands.trafilatura_candidate(root, url, cands.TRAFILATURA_RECALL)
+        if contains(current.candidate, recall, share=RECALL_REPAIR[0], growth=RECALL_REPAIR[1]):
+            current = _repair(current, recall, "recall reading adds missing paragraphs")
+    if guess == "forum":
+        tried.append(cands.POSTS)
+        posts = cands.posts_candidate(post_elements(root))
+        if contains(current.candidate, posts, share=POSTS_REPAIR[0], growth=POSTS_REPAIR[1]):
+            return _repair(current, posts, "every post of the thread")
+    uncertain_prose = guess is None and prose_share(current.candidate.markdown) >= SECTIONS_PROSE_MAX
+    if guess not in _NO_SECTIONS and not uncertain_prose:
+        tried.append(cands.SECTIONS)
+        sections = cands.sections_candidate(root)
+        if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
+            current = _repair(current, sections, "page sections add missing content")
+    return current
+
+
+def _with_product_description(choice: Choice, product: dict[str, str]) -> Choice:
+    """The product's own description (JSON-LD) first, when the reading lacks most of its words.
+
+    Shops often render the description in a script-filled tab the extractors never see, and the
+    reading then holds reviews or recommendations instead.
+    """
+    description = product.get("description", "")
+    wanted = words(description)
+    n = sum(wanted.values())
+    if n < PRODUCT_DESCRIPTION_WORDS:
+        return choice
+    text = choice.candidate.markdown
+    if sum((wanted & words(text)).values()) / n >= 0.5:
+        return choice
+    name = product.get("name", "")
+    lead = (f"# {name}\n\n" if name and name not in text else "") + description
+    better = cands.Candidate(
+        choice.candidate.name, f"{lead}\n\n{text}".strip(), choice.candidate.link_density
+    )
+    return Choice(better, choice.confidence, choice.reason + "; product description from structured data")
+
+
+def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
+    agree = agreement(words(better.markdown), words(current.candidate.markdown))
+    return Choice(better, max(current.confidence, confidence(better, agree)), reason)
 
 
 def _readability(root: Any) -> cands.Candidate | None:

@@ -9,6 +9,12 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
 )
 _SPACE = re.compile(r"\s+")
+CURTAIN = 0.6  # a hidden element holding this share of the page's text is a loading curtain, kept
+_DISCLOSURE = re.compile(
+    r"tabpanel|tab-pane|tab-content|tabs?[-_]panel|accordion|collaps|expand|disclosure|read-?more|"
+    r"show-?more|faq|answer|description|details|specification",
+    re.I,
+)
 #: Text nodes a reader can see: not inside scripts, styles, templates or the head.
 _VISIBLE_TEXT = (
     ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template"
@@ -40,18 +46,38 @@ def parse_html(html: str) -> Any | None:
         return None
 
 
-def drop_hidden(root: Any) -> int:
-    """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count."""
+def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
+    """Remove elements hidden from readers (``hidden``, ``display:none``, ``visibility:hidden``); count.
+
+    ``keep_disclosures``: keep hidden content a reader opens with a click — tab panels, accordions,
+    collapsed sections, "read more" text (a role or class naming one) — and what sits inside one.
+    """
     doomed = [
         el
         for el in root.xpath("//*[@hidden or @style]")
         if el.tag not in ("html", "body")
         and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
+        and not (keep_disclosures and _disclosure(el))
     ]
+    if keep_disclosures and doomed:
+        # A page hidden until its scripts run (a loading curtain round most of its text) is not
+        # hidden content: such an element stays.
+        body = root.find("body")
+        total = len((body if body is not None else root).text_content())
+        doomed = [el for el in doomed if len(el.text_content()) < CURTAIN * total]
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
+
+
+def _disclosure(el: Any) -> bool:
+    """True when ``el`` (or an ancestor within three levels) is a tab panel, accordion or collapsed text."""
+    for node in (el, *list(el.iterancestors())[:3]):
+        hint = f"{node.get('role') or ''} {node.get('class') or ''} {node.get('id') or ''}"
+        if _DISCLOSURE.search(hint):
+            return True
+    return False
 
 
 def visible_text(root: Any) -> str:

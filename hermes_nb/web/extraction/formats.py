@@ -1,0 +1,125 @@
+"""Output formats of an extraction, all derived from the one stored form, its Markdown.
+
+- ``markdown`` (the default): as extracted.
+- ``text``: plain text for RAG pipelines and benchmarks — headings on their own lines, paragraphs
+  (and list items, table rows, code blocks) separated by blank lines, no Markdown marks, links and
+  images as their text.
+- ``html``: the cleaned main-content HTML (``<h1>``…, ``<p>``, lists, tables, ``<pre><code>``),
+  rendered from the Markdown with raw HTML escaped, never passed through.
+"""
+
+from __future__ import annotations
+
+import re
+
+FORMATS = ("markdown", "text", "html")
+DEFAULT_FORMAT = "markdown"
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_QUOTE = re.compile(r"^\s*(?:>\s?)+")
+_RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
+_EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
+_CODE_SPAN = re.compile(r"`+([^`]*)`+")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+#: The inline HTML trafilatura's Markdown keeps (no Markdown syntax for them).
+_INLINE_TAG = re.compile(r"<(/?)(sup|sub|u)>")
+
+
+def check_format(value: str | None) -> str:
+    """The format name, or ``ValueError`` listing the valid ones."""
+    name = (value or DEFAULT_FORMAT).strip().lower()
+    if name not in FORMATS:
+        raise ValueError(f"unknown format {value!r}: use one of {', '.join(FORMATS)}")
+    return name
+
+
+def render(markdown: str, fmt: str) -> str:
+    """``markdown`` in ``fmt`` (one of ``FORMATS``)."""
+    fmt = check_format(fmt)
+    if fmt == "text":
+        return markdown_to_text(markdown)
+    if fmt == "html":
+        return markdown_to_html(markdown)
+    return markdown
+
+
+def markdown_to_text(markdown: str) -> str:
+    """Plain text: one block per paragraph, heading, list item or table row, blank lines between."""
+    out: list[str] = []
+    para: list[str] = []
+    code: list[str] | None = None
+
+    def flush() -> None:
+        if para:
+            out.append(" ".join(para))
+            para.clear()
+
+    for line in markdown.replace("\r\n", "\n").split("\n"):
+        if code is not None:
+            if _FENCE.match(line):
+                if any(c.strip() for c in code):
+                    out.append("\n".join(code).strip("\n"))
+                code = None
+            else:
+                code.append(line)
+            continue
+        if _FENCE.match(line):
+            flush()
+            code = []
+            continue
+        stripped = line.strip()
+        if not stripped or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
+            flush()
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            flush()
+            out.append(_inline(heading.group(1)))
+            continue
+        if stripped.startswith("|"):
+            flush()
+            cells = [_inline(c.strip()) for c in re.split(r"(?<!\\)\|", stripped.strip("|"))]
+            row = "  ".join(c for c in cells if c)
+            if row:
+                out.append(row)
+            continue
+        body = _QUOTE.sub("", line)
+        if _BULLET.match(body):
+            flush()
+            out.append(_inline(_BULLET.sub("", body)))
+            continue
+        para.append(_inline(body.strip()))
+    if code is not None and any(c.strip() for c in code):
+        out.append("\n".join(code).strip("\n"))
+    flush()
+    return "\n\n".join(block for block in out if block.strip())
+
+
+def _inline(text: str) -> str:
+    text = _INLINE_TAG.sub(lambda m: "" if m.group(1) else " ", text)  # x<sup>2</sup>: "x 2"
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _CODE_SPAN.sub(r"\1", text)
+    text = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
+    text = _ESCAPE.sub(r"\1", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def markdown_to_html(markdown: str) -> str:
+    """HTML of the Markdown (CommonMark plus tables); raw HTML in it is escaped."""
+    from markdown_it import MarkdownIt
+
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    # <sup>, <sub> and <u> survive as tags (through placeholders); every other tag is escaped.
+    kept = [f"<{close}{name}>" for name in ("sup", "sub", "u") for close in ("", "/")]
+    for i, tag in enumerate(kept):
+        markdown = markdown.replace(tag, f"\ue000{i}\ue001")
+    html = str(renderer.render(markdown)).strip()
+    for i, tag in enumerate(kept):
+        html = html.replace(f"\ue000{i}\ue001", tag)
+    return html

@@ -1,0 +1,123 @@
+"""Output formats of an extraction: ``hn.extract(..., format=)`` for URLs (emulator) and local files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import hermes_nb as hn
+from hermes_nb import config
+from hermes_nb.errors import InvalidInputError
+from hermes_nb.testing import Emulator, use_emulator
+from hermes_nb.web import content
+from hermes_nb.web.extraction.formats import markdown_to_html, markdown_to_text, render
+
+MARKDOWN = """# Engines
+
+The **analytical** engine, by [Babbage](https://example.org/babbage), was *never* built.
+
+## Parts
+
+- The `mill`
+- The store
+
+| part | role |
+|---|---|
+| mill | compute |
+
+```
+x = 1
+```
+
+> Quoted line.
+"""
+
+
+def test_text_has_headings_on_their_own_lines_and_blank_lines_between_paragraphs() -> None:
+    text = markdown_to_text(MARKDOWN)
+    blocks = text.split("\n\n")
+    assert blocks[0] == "Engines"
+    assert blocks[1] == "The analytical engine, by Babbage, was never built."
+    assert "Parts" in blocks and "The mill" in blocks and "The store" in blocks
+    assert "mill  compute" in blocks and "x = 1" in blocks and "Quoted line." in blocks
+    for mark in ("#", "**", "](", "|", "```", "`", "> "):
+        assert mark not in text
+
+
+def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
+    assert markdown_to_text("E = mc<sup>2</sup>, snake\\_case and is_eligible_checkout") == (
+        "E = mc 2, snake_case and is_eligible_checkout"
+    )
+    assert "mc<sup>2</sup>" in markdown_to_html("E = mc<sup>2</sup>")
+
+
+def test_html_is_rendered_and_raw_markup_escaped() -> None:
+    html = markdown_to_html(MARKDOWN + "\n<script>alert(1)</script>\n")
+    assert "<h1>Engines</h1>" in html and "<strong>analytical</strong>" in html
+    assert "<table>" in html and "<pre><code>x = 1" in html and "<li>The <code>mill</code></li>" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_unknown_format_is_refused_with_the_choices() -> None:
+    with pytest.raises(ValueError, match="markdown, text, html"):
+        render("x", "pdf")
+    with pytest.raises(InvalidInputError, match="markdown, text, html"):
+        hn.extract(Path("whatever.md"), format="docx")
+
+
+def test_convert_in_every_format() -> None:
+    page = "<html><body><article><h1>Title</h1><p>" + "A sentence about engines. " * 20 + "</p></article>"
+    md = content.convert(page, "text/html", url="https://example.org/a")
+    text = content.convert(page, "text/html", url="https://example.org/a", format="text")
+    html = content.convert(page, "text/html", url="https://example.org/a", format="html")
+    assert md.content.startswith("# Title") and "format" not in md.metadata
+    assert text.content.startswith("Title\n\nA sentence") and text.metadata["format"] == "text"
+    assert html.content.startswith("<h1>Title</h1>") and html.metadata["format"] == "html"
+
+
+def test_local_file_in_text_and_html(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_text(MARKDOWN, encoding="utf-8")
+    as_text = hn.extract(note, format="text")[0]
+    as_html = hn.extract([note], format="html")[0]
+    assert as_text.error is None and as_text.content.startswith("Engines\n\nThe analytical engine")
+    assert as_text.metadata["format"] == "text"
+    assert as_html.content.startswith("<h1>Engines</h1>")
+
+
+@pytest.fixture
+def emu(hermetic: Path) -> Iterator[Emulator]:
+    with Emulator(seed=0) as server, use_emulator(server):
+        config.set("web.max_retries", 0)
+        yield server
+
+
+def test_url_formats_share_one_cached_extraction(emu: Emulator) -> None:
+    url = emu.page_url("/site/articles/hello-world.html")
+    md = hn.extract(url, backend="direct")[0]
+    fetched = len([r for r in emu.requests if r.path == "/site/articles/hello-world.html"])
+    text = hn.extract(url, backend="direct", format="text")[0]
+    html = hn.extract(url, backend="direct", format="html")[0]
+    again = len([r for r in emu.requests if r.path == "/site/articles/hello-world.html"])
+    assert fetched == again == 1  # the second and third calls were served from the one cached form
+    assert md.content.startswith("# Hello, World") and "format" not in md.metadata
+    assert text.content.startswith("Hello, World") and "#" not in text.content.split("\n")[0]
+    assert text.metadata["format"] == "text" and html.metadata["format"] == "html"
+    assert html.content.startswith("<h1>Hello, World")
+    assert hn.extract(url, backend="direct")[0].content == md.content  # Markdown unchanged by the others
+
+
+def test_magic_format_option(tmp_path: Path) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    (tmp_path / "report.md").write_text("# Quarterly report\n\nAll **good**.\n", encoding="utf-8")
+    shell = InteractiveShell.instance()
+    shell.history_manager.enabled = False
+    shell.extension_manager.load_extension("hermes_nb")
+    try:
+        result = shell.run_line_magic("web_extract", f"--format text {tmp_path / 'report.md'}")
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")
+    assert result[0].content == "Quarterly report\n\nAll good."

@@ -1,0 +1,144 @@
+"""The page-type classifier on small synthetic pages, one per type, and how extraction uses the type."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_nb.web import content
+from hermes_nb.web.extraction.page_type import PAGE_TYPES, classify
+from hermes_nb.web.extraction.tree import parse_html
+
+PROSE = (
+    "The analytical engine was a proposed mechanical general-purpose computer designed by Charles "
+    "Babbage, and it read its programs from punched cards. "
+)
+
+
+def _page(body: str, head: str = "") -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+def _cards(n: int, priced: bool) -> str:
+    price = "<span class='price'>$19.99</span>" if priced else ""
+    return (
+        "<ul class='grid'>"
+        + "".join(
+            f"<li class='card'><a href='/item/{i}'>Item number {i}</a> short blurb {price}</li>"
+            for i in range(n)
+        )
+        + "</ul>"
+    )
+
+
+CASES = [
+    (
+        "https://shop.example/lamp",
+        '<script type="application/ld+json">{"@type": "Product"}</script>',
+        f"<h1>Lamp</h1><p>{PROSE}</p>",
+        "product",
+    ),
+    (
+        "https://shop.example/thing",
+        '<meta property="og:type" content="product">',
+        f"<p>{PROSE}</p>",
+        "product",
+    ),
+    (
+        "https://example.org/t/slug/42",
+        "",
+        "".join(f"<div class='post'><time>2024</time><p>Reply {i}: {PROSE}</p></div>" for i in range(6)),
+        "forum",
+    ),
+    (
+        "https://example.org/q/1",
+        '<script type="application/ld+json">{"@type": "QAPage"}</script>',
+        f"<p>{PROSE}</p>",
+        "forum",
+    ),
+    ("https://example.org/docs/install", "", f"<main><h1>Install</h1><p>{PROSE}</p></main>", "documentation"),
+    (
+        "https://example.org/page",
+        '<meta name="generator" content="Sphinx 7">',
+        f"<p>{PROSE}</p>",
+        "documentation",
+    ),
+    ("https://shop.example/all", "", _cards(12, priced=True), "collection"),
+    ("https://example.org/category/news", "", _cards(12, priced=False), "listing"),
+    (
+        "https://example.org/consulting",
+        "",
+        "".join(f"<section><h2>Part {i}</h2><p>{PROSE}</p></section>" for i in range(5)),
+        "service",
+    ),
+    ("https://example.org/2024/05/story", "", f"<article><p>{PROSE * 4}</p></article>", "article"),
+]
+
+
+@pytest.mark.parametrize(("url", "head", "body", "kind"), CASES)
+def test_each_type_from_general_signals(url: str, head: str, body: str, kind: str) -> None:
+    from hermes_nb.web.extraction.metadata import page_metadata
+
+    root = parse_html(_page(body, head))
+    assert classify(root, url, page_metadata(root, url)) == kind
+    doc = content.convert(_page(body, head), "text/html", url=url)
+    assert doc.metadata["page_type"] == kind and kind in PAGE_TYPES
+
+
+def test_article_comments_do_not_make_a_thread() -> None:
+    comments = "".join(
+        f"<div class='comment'><span class='author'>u{i}</span><p>Nice.</p></div>" for i in range(12)
+    )
+    head = '<meta property="og:type" content="article">'
+    doc = content.convert(
+        _page(f"<article><p>{PROSE * 4}</p></article>{comments}", head),
+        "text/html",
+        url="https://news.example/story",
+    )
+    assert doc.metadata["page_type"] == "article"
+
+
+def test_uncertain_pages_fall_back_on_the_text() -> None:
+    root = parse_html(_page(f"<div><p>{PROSE * 4}</p></div>"))
+    assert classify(root, "https://example.org/about", {}) is None
+    doc = content.convert(
+        _page(f"<div><p>{PROSE * 4}</p></div>"), "text/html", url="https://example.org/about"
+    )
+    assert doc.metadata["page_type"] == "article" and doc.metadata["candidates"][0] == "trafilatura"
+
+
+def test_service_page_keeps_every_section() -> None:
+    sections = "".join(
+        f"<section><h2>Feature {i}</h2><p>Feature {i} does one thing well for every team that uses it "
+        f"each day.</p></section>"
+        for i in range(6)
+    )
+    hero = f"<section><h1>Our service</h1><p>{PROSE}</p></section>"
+    nav = "<nav><a href='/'>Home</a><a href='/pricing'>Pricing</a></nav>"
+    doc = content.convert(
+        _page(nav + "<main>" + hero + sections + "</main>"), "text/html", url="https://example.org/service"
+    )
+    assert doc.metadata["page_type"] == "service"
+    for i in range(6):
+        assert f"Feature {i}" in doc.content
+    assert "Pricing" not in doc.content
+
+
+def test_thread_keeps_every_post() -> None:
+    posts = "".join(
+        f"<div class='post'><span class='author'>user{i}</span><p>Post {i} says: {PROSE}</p></div>"
+        for i in range(8)
+    )
+    doc = content.convert(_page(f"<main>{posts}</main>"), "text/html", url="https://example.org/t/thread/9")
+    assert doc.metadata["page_type"] == "forum"
+    for i in range(8):
+        assert f"Post {i} says" in doc.content
+
+
+def test_hidden_tab_panels_stay_but_hidden_boilerplate_goes() -> None:
+    body = (
+        f"<article><h1>Lamp</h1><p>{PROSE * 3}</p>"
+        "<div role='tabpanel' hidden><p>Specifications: brass body, linen shade, 40 W bulb.</p></div>"
+        "<div style='display:none'><p>Sign up for our newsletter today and save.</p></div></article>"
+    )
+    doc = content.convert(_page(body), "text/html", url="https://example.org/2024/lamp")
+    assert "brass body" in doc.content and "newsletter" not in doc.content
