@@ -1,4 +1,4 @@
-"""``hn.providers(kind)``: every web or image provider as one table row (a list that renders in Jupyter)."""
+"""``hn.providers(kind)``: every web, image or video provider as a table row (renders in Jupyter)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ from typing import Any
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.extras import require
 from hermes_nb.images import listing as image_listing
+from hermes_nb.videos import listing as video_listing
 from hermes_nb.web import listing as web_listing
 
 __all__ = ["KINDS", "ProviderTable", "providers"]
 
-KINDS = ("web", "image_gen")
-_ALIASES = {"image": "image_gen", "images": "image_gen", "image-gen": "image_gen"}
+KINDS = ("web", "image_gen", "video_gen")
+_ALIASES = {"image": "image_gen", "images": "image_gen", "image-gen": "image_gen", "video": "video_gen",
+            "videos": "video_gen", "video-gen": "video_gen"}  # fmt: skip
 #: (field, heading) shown for each kind; ``to_pandas()`` keeps every field
 _SHOWN = {
     "web": [
@@ -26,6 +28,11 @@ _SHOWN = {
         ("name", "name"), ("display_name", "display name"), ("capabilities", "capabilities"),
         ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
         ("keyless", "keyless"), ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
+    ],
+    "video_gen": [
+        ("name", "name"), ("display_name", "display name"), ("capabilities", "capabilities"),
+        ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
+        ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
     ],
 }
 _CELL = "padding:2px 8px;border-bottom:1px solid rgba(127,127,127,.3);text-align:left;vertical-align:top"
@@ -100,7 +107,7 @@ def _text(value: Any) -> str:
 
 
 def providers(kind: str = "web") -> ProviderTable:
-    """One row per ``kind`` provider (``"web"`` or ``"image_gen"``): name, display name,
+    """One row per ``kind`` provider (``"web"``, ``"image_gen"`` or ``"video_gen"``): name, display name,
     capabilities, tier, keyless, available and why not (the variable or setting to set), docs
     link, and for images the models. Renders as a table; ``.to_pandas()`` gives a DataFrame."""
     wanted = _ALIASES.get(str(kind).strip().lower(), str(kind).strip().lower())
@@ -108,4 +115,6 @@ def providers(kind: str = "web") -> ProviderTable:
         return ProviderTable("web", web_listing.describe())
     if wanted == "image_gen":
         return ProviderTable("image_gen", image_listing.describe())
+    if wanted == "video_gen":
+        return ProviderTable("video_gen", video_listing.describe())
     raise InvalidInputError(f"unknown provider kind {kind!r}; use one of {', '.join(KINDS)}")

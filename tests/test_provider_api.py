@@ -28,6 +28,9 @@ EXPECTED = {
     # provider kit (issue 19): the image template, polled jobs, keys, JSON answers
     "ImageRequest", "PolledJob", "Backoff", "require_key", "key_configured",
     "json_object", "json_or_none", "retry_after_s", "vendor_error", "vendor_message",
+    # video generation (issue 21)
+    "VideoGenProvider", "VideoRequest", "OpenAICompatibleVideoGenProvider", "save_b64_video",
+    "save_bytes_video", "save_url_video", "video_success_response", "video_error_response",
 }  # fmt: skip
 
 

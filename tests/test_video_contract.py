@@ -172,3 +172,21 @@ def test_save_helpers_never_leave_a_partial_or_wrong_file() -> None:
     assert sorted(p.name for p in videos_cache_dir().iterdir()) == [
         path.name
     ]  # nothing partial, nothing else
+
+
+def test_the_hermes_plugin_works_from_hn_video_and_the_magic(studio: VideoGenProvider) -> None:
+    import hermes_nb as hn
+
+    first = hn.video("waves", backend="studio", duration=3)
+    assert first.provider == "studio" and first.cost == {"usd": 0.30000000000000004, "estimated": True}
+    assert hn.video("waves", backend="studio", duration=3).cached
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.extension_manager.load_extension("hermes_nb")
+    try:
+        config.set("video_gen.provider", "studio")
+        assert shell.run_line_magic("video", "-d 3 waves").cached
+        assert hn.providers("video_gen").names() == ["studio"]
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")

@@ -6,6 +6,7 @@ Bounded concurrency, results in input order, a ``BatchError`` row per failed ite
 
 from hermes_nb.batch.images import IMAGE_COLUMNS, imagine_many
 from hermes_nb.batch.runner import BatchError, run_batch
+from hermes_nb.batch.videos import VIDEO_COLUMNS, video_many
 from hermes_nb.batch.web import EXTRACT_COLUMNS, SEARCH_COLUMNS, extract_many, search_many
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "search_many",
     "extract_many",
     "imagine_many",
+    "video_many",
+    "VIDEO_COLUMNS",
     "SEARCH_COLUMNS",
     "EXTRACT_COLUMNS",
     "IMAGE_COLUMNS",
