@@ -23,6 +23,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from hermes_nb.config import get_hermes_home
 from hermes_nb.errors import InvalidInputError, ParseError
@@ -138,12 +139,14 @@ def write_video(data: bytes, *, prefix: str = "video", max_bytes: int = MAX_VIDE
     return path
 
 
-def _av() -> object | None:
+def _av() -> Any:
+    """PyAV (the ``video`` extra), or None: without it videos are kept and shown, without a poster."""
+    from hermes_nb.extras import FeatureNotInstalledError, require
+
     try:
-        import av
-    except ImportError:
+        return require("av", "poster frames of videos")
+    except FeatureNotInstalledError:
         return None
-    return av
 
 
 def probe(path: str | Path) -> VideoInfo:
@@ -155,7 +158,7 @@ def probe(path: str | Path) -> VideoInfo:
     if av is None:
         return VideoInfo(kind)
     try:
-        with av.open(str(source)) as container:  # type: ignore[attr-defined]
+        with av.open(str(source)) as container:
             stream = container.streams.video[0]
             seconds = float(container.duration) / 1_000_000 if container.duration else 0.0
             if not seconds and stream.duration and stream.time_base:
@@ -171,7 +174,7 @@ def poster_frame(path: str | Path, *, max_px: int = POSTER_PX) -> bytes | None:
     if av is None:
         return None
     try:
-        with av.open(str(path)) as container:  # type: ignore[attr-defined]
+        with av.open(str(path)) as container:
             frame = next(container.decode(video=0))
             image = frame.to_image()
     except Exception:
