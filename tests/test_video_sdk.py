@@ -196,7 +196,7 @@ def test_without_the_video_extra_the_card_is_plain_never_an_error(
 
 def test_providers_listing(clips: Clips) -> None:
     table = hn.providers("video_gen")
-    assert table.names() == ["clips"]
+    assert table.names() == ["clips", "openai"]  # beside the bundled one
     row = table[0]
     assert (
         row.capabilities == ("text-to-video", "image-to-video")
@@ -235,4 +235,4 @@ def test_video_magic_line_cell_and_from_last(ip: InteractiveShell, clips: Clips)
     with pytest.raises(MagicError, match="needs a prompt"):
         ip.run_line_magic("video", "-d 4")
     listing = ip.run_line_magic("hermes", "providers video_gen")
-    assert listing.names() == ["clips"]
+    assert "clips" in listing.names()

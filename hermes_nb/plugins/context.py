@@ -203,7 +203,8 @@ class PluginContext:
 
     def register_video_gen_provider(self, provider: Any) -> None:
         """Hermes's video backends: ``%video`` / ``hn.video`` use them (``video_gen.provider`` selects)."""
-        self._register_provider("video_gen", provider, VideoGenProvider, [])
+        declared = self.manifest.provides_video_providers
+        self._register_provider("video_gen", provider, VideoGenProvider, declared)
 
     def _register_provider(self, kind: str, provider: Any, base: type[Any], declared: list[str]) -> None:
         registry: Any = _REGISTRIES[kind]

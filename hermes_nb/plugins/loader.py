@@ -191,7 +191,7 @@ class PluginManager:
             candidates = [
                 r for r in self._loadable() if capability in r.capabilities or "*" in r.capabilities
             ]
-            if name is not None and capability in ("web", "image_gen"):
+            if name is not None and capability in ("web", "image_gen", "video_gen"):
                 wanted = registry.normalize_name(name)
                 declared = [r for r in candidates if wanted in r.declares(capability)]
                 candidates = declared or [r for r in candidates if not r.declares(capability)]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_nb import config
-from hermes_nb.errors import HermesError, InvalidInputError, ParseError, ProviderError
+from hermes_nb.errors import ContentPolicyError, HermesError, InvalidInputError, ParseError, ProviderError
 from hermes_nb.plugins.image_envelopes import error_from_envelope, error_type_for
 from hermes_nb.plugins.polled_job import Backoff, PolledJob
 from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
@@ -486,6 +486,7 @@ class VideoGenProvider(abc.ABC):
 
 _TERMINAL_OK = ("completed", "succeeded")
 _TERMINAL_FAILED = ("failed", "error", "cancelled", "canceled")
+_POLICY_CODES = ("moderation_blocked", "content_policy_violation", "content_filter")
 
 
 class OpenAICompatibleVideoGenProvider(VideoGenProvider):
@@ -563,6 +564,11 @@ class OpenAICompatibleVideoGenProvider(VideoGenProvider):
             if status in _TERMINAL_FAILED:
                 error = answer.get("error")
                 detail = error.get("message") if isinstance(error, dict) else error
+                code = str(error.get("code") or "") if isinstance(error, dict) else ""
+                if code in _POLICY_CODES:
+                    raise ContentPolicyError(
+                        f"{self.display_name} refused the video: {detail or code}", provider=self.name
+                    )
                 raise ProviderError(
                     f"{self.display_name} video job {video_id} ended {status}: {detail or 'no reason given'}",
                     provider=self.name, details={"error_type": "job_failed"},
@@ -572,9 +578,8 @@ class OpenAICompatibleVideoGenProvider(VideoGenProvider):
         final = job.wait(poll, outcome, cancel=cancel, first=created)
         path = self._download(final, video_id, base, headers, max(10.0, job.left()))
         seconds = _int_or_none(final.get("seconds")) or request.duration or 0
-        cost = None
-        if self.price_per_second is not None and seconds:
-            cost = {"usd": round(self.price_per_second * seconds, 6), "estimated": True}
+        usd = self.estimate_usd(seconds or None, request.model) if seconds else None
+        cost = None if usd is None else {"usd": usd, "estimated": True}
         return self.answer(
             request, path, job_id=video_id, seconds=seconds or None, size=final.get("size"), cost=cost
         )
