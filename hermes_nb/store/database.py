@@ -245,8 +245,10 @@ class Store(PageIndex):
     def _record_media(self, table: str, provenance: dict[str, Any]) -> None:
         clean = _scrub(provenance)
         columns = {name: clean.pop(name, None) for name in _IMAGE_COLUMNS}
-        if columns["path"] is not None:
-            columns["path"] = str(columns["path"])
+        if provenance.get("path") is not None:
+            # a file hermes_nb wrote in its cache, never a secret; redacting it would lose the file
+            # (``xai_20261125_….mp4`` looks like an xAI key to the redactor)
+            columns["path"] = str(provenance["path"])
         created = clean.pop("created", None)
         created_ts = created if isinstance(created, (int, float)) else time.time()
         if created is not None and not isinstance(created, (int, float)):
