@@ -196,7 +196,8 @@ def test_without_the_video_extra_the_card_is_plain_never_an_error(
 
 def test_providers_listing(clips: Clips) -> None:
     table = hn.providers("video_gen")
-    assert table.names() == ["clips", "fal", "openai", "openai_compatible", "replicate", "xai"]  # beside the bundled ones
+    bundled = ["fal", "google", "openai", "openai_compatible", "replicate", "xai"]
+    assert table.names() == sorted(["clips", *bundled])  # beside the bundled ones
     row = table[0]
     assert (
         row.capabilities == ("text-to-video", "image-to-video")
