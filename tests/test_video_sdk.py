@@ -237,3 +237,14 @@ def test_video_magic_line_cell_and_from_last(ip: InteractiveShell, clips: Clips)
         ip.run_line_magic("video", "-d 4")
     listing = ip.run_line_magic("hermes", "providers video_gen")
     assert "clips" in listing.names()
+
+
+def test_the_widget_gallery_shows_a_video_by_its_poster(clips: Clips) -> None:
+    pytest.importorskip("anywidget")
+    from hermes_nb.notebook import widgets
+
+    result = hn.video("waves for the widget", duration=4)
+    view = widgets.view_for(result)
+    assert view is not None and view.kind == "gallery" and view.title == "1 video"
+    item = view.items[0]
+    assert item["src"].startswith("data:image/jpeg;base64,") and item["href"].endswith(".mp4")
