@@ -28,6 +28,9 @@ _EXPORTS: dict[str, str] = {
     "aimagine": "hermes_nb.images:aimagine",
     "imagine_many": "hermes_nb.batch:imagine_many",
     "aimagine_many": "hermes_nb.batch:aimagine_many",
+    "video": "hermes_nb.videos:video",
+    "avideo": "hermes_nb.videos:avideo",
+    "video_many": "hermes_nb.batch:video_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     "providers": "hermes_nb.catalog:providers",
     "plugins": "hermes_nb.plugins",  # the package, callable: hn.plugins() lists the plugins
@@ -49,9 +52,11 @@ _EXPORTS: dict[str, str] = {
     "Page": "hermes_nb.web.results:Page",
     "ImageResult": "hermes_nb.images.results:ImageResult",
     "ImageGallery": "hermes_nb.images.results:ImageGallery",
+    "VideoResult": "hermes_nb.videos.results:VideoResult",
     # plugin authoring
     "WebSearchProvider": "hermes_nb.plugins.web_provider:WebSearchProvider",
     "ImageGenProvider": "hermes_nb.plugins.image_provider:ImageGenProvider",
+    "VideoGenProvider": "hermes_nb.plugins.video_provider:VideoGenProvider",
     "HermesError": "hermes_nb.errors:HermesError",
     # IPython extension
     "load_ipython_extension": "hermes_nb.notebook.magics:load_ipython_extension",
@@ -69,6 +74,8 @@ __all__ = [
     "Page",
     "SearchHit",
     "SearchResult",
+    "VideoGenProvider",
+    "VideoResult",
     "WebSearchProvider",
     "acrawl",
     "aextract",
@@ -78,6 +85,7 @@ __all__ = [
     "asearch",
     "asearch_many",
     "batch",
+    "avideo",
     "cache",
     "config",
     "crawl",
@@ -98,6 +106,8 @@ __all__ = [
     "testing",
     "tools",
     "unload_ipython_extension",
+    "video",
+    "video_many",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -109,6 +119,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         extract_many,
         imagine_many,
         search_many,
+        video_many,
     )
     from hermes_nb.catalog import providers
     from hermes_nb.errors import HermesError
@@ -118,8 +129,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from hermes_nb.plugins import hooks
     from hermes_nb.plugins.image_provider import ImageGenProvider
     from hermes_nb.plugins.loader import load_plugins
+    from hermes_nb.plugins.video_provider import VideoGenProvider
     from hermes_nb.plugins.web_provider import WebSearchProvider
     from hermes_nb.store import index
+    from hermes_nb.videos import avideo, video
+    from hermes_nb.videos.results import VideoResult
     from hermes_nb.web import acrawl, aextract, asearch, crawl, extract, search
     from hermes_nb.web.results import CrawlResult, ExtractResult, Page, SearchHit, SearchResult
 

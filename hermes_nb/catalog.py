@@ -1,4 +1,4 @@
-"""``hn.providers(kind)`` and ``hn.plugins()``: every provider or plugin as one table row.
+"""``hn.providers(kind)`` and ``hn.plugins()``: every web, image or video provider, or plugin, as a row.
 
 Both are lists that render as a table in Jupyter (stable text, escaped HTML) and give
 ``.to_pandas()``. ``hn.plugins`` is the ``hermes_nb.plugins`` package itself, made callable: calling
@@ -16,12 +16,14 @@ from hermes_nb.errors import InvalidInputError
 from hermes_nb.extras import require
 from hermes_nb.images import listing as image_listing
 from hermes_nb.plugins import loader
+from hermes_nb.videos import listing as video_listing
 from hermes_nb.web import listing as web_listing
 
 __all__ = ["KINDS", "PluginRow", "PluginTable", "ProviderTable", "plugins", "providers"]
 
-KINDS = ("web", "image_gen")
-_ALIASES = {"image": "image_gen", "images": "image_gen", "image-gen": "image_gen"}
+KINDS = ("web", "image_gen", "video_gen")
+_ALIASES = {"image": "image_gen", "images": "image_gen", "image-gen": "image_gen", "video": "video_gen",
+            "videos": "video_gen", "video-gen": "video_gen"}  # fmt: skip
 #: (field, heading) shown for each kind; ``to_pandas()`` keeps every field
 _SHOWN = {
     "web": [
@@ -33,6 +35,11 @@ _SHOWN = {
         ("name", "name"), ("display_name", "display name"), ("capabilities", "capabilities"),
         ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
         ("keyless", "keyless"), ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
+    ],
+    "video_gen": [
+        ("name", "name"), ("display_name", "display name"), ("capabilities", "capabilities"),
+        ("models", "models"), ("options", "options"), ("price_note", "price"), ("tier", "tier"),
+        ("available", "available"), ("why_not", "why not"), ("docs_url", "docs"),
     ],
     "plugins": [
         ("key", "plugin"), ("version", "version"), ("source", "source"), ("available", "available"),
@@ -171,7 +178,7 @@ def _text(value: Any, field: str = "") -> str:
 
 
 def providers(kind: str = "web") -> ProviderTable:
-    """One row per ``kind`` provider (``"web"`` or ``"image_gen"``): name, display name,
+    """One row per ``kind`` provider (``"web"``, ``"image_gen"`` or ``"video_gen"``): name, display name,
     capabilities, tier, keyless, available and why not (the variable or setting to set), docs
     link, and for images the models. Renders as a table; ``.to_pandas()`` gives a DataFrame."""
     wanted = _ALIASES.get(str(kind).strip().lower(), str(kind).strip().lower())
@@ -179,4 +186,6 @@ def providers(kind: str = "web") -> ProviderTable:
         return ProviderTable("web", web_listing.describe())
     if wanted == "image_gen":
         return ProviderTable("image_gen", image_listing.describe())
+    if wanted == "video_gen":
+        return ProviderTable("video_gen", video_listing.describe())
     raise InvalidInputError(f"unknown provider kind {kind!r}; use one of {', '.join(KINDS)}")

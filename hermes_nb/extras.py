@@ -50,6 +50,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature("progress", ("tqdm",), "progress bars for batches"),
     Feature("dask", ("dask", "distributed"), "batches on a Dask cluster (executor=client.get_executor())"),
     Feature("mcp", ("mcp", "anyio", "httpx2", "uvicorn"), "hermes-nb mcp; MCP servers' tools in hn.tools"),
+    Feature("video", ("av",), "poster frames, length and size of generated videos (%video, hn.video)"),
     Feature(
         "diffusers",
         ("diffusers", "torch", "transformers", "accelerate"),

@@ -27,6 +27,9 @@ stay stable while the modules behind them move.
   Hermes's helpers (``save_b64_image``, ``save_bytes_image``, ``success_response`` …),
   ``answer_or_error`` (a hand-written ``generate`` body: errors become Hermes's error envelope),
   ``reference_sources`` and ``read_image_source`` for reference images
+- videos: subclass ``VideoGenProvider`` (or ``OpenAICompatibleVideoGenProvider`` for a ``POST /videos``
+  API) and write ``_generate(request: VideoRequest)``; ``save_bytes_video`` / ``save_b64_video`` /
+  ``save_url_video`` (sniffed, capped, atomic), ``video_success_response`` / ``video_error_response``
 - content: ``convert_fetched`` (bytes → Markdown), ``Document``, ``crawl_site`` (the built-in crawler)
 - the rest: ``progress`` (a bar only when someone watches), ``on_reset`` (clear caches between tests),
   ``get_store`` (the local store, for offline providers)
@@ -94,6 +97,16 @@ from hermes_nb.plugins.vendor_answers import (
     vendor_error,
     vendor_message,
 )
+from hermes_nb.plugins.video_provider import (
+    OpenAICompatibleVideoGenProvider,
+    VideoGenProvider,
+    VideoRequest,
+    save_b64_video,
+    save_bytes_video,
+    save_url_video,
+)
+from hermes_nb.plugins.video_provider import error_response as video_error_response
+from hermes_nb.plugins.video_provider import success_response as video_success_response
 from hermes_nb.plugins.web_provider import WebSearchProvider, extracted_page, failed_page, get_provider_env
 from hermes_nb.progress import progress
 from hermes_nb.store import FILENAME as STORE_FILENAME
@@ -172,6 +185,15 @@ __all__ = [
     "answer_or_error",
     "reference_sources",
     "read_image_source",
+    # videos
+    "VideoGenProvider",
+    "VideoRequest",
+    "OpenAICompatibleVideoGenProvider",
+    "save_b64_video",
+    "save_bytes_video",
+    "save_url_video",
+    "video_success_response",
+    "video_error_response",
     # content
     "Document",
     "convert_fetched",

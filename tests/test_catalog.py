@@ -153,8 +153,8 @@ def test_image_rows_list_models(registered: None) -> None:
 
 
 def test_unknown_kind_is_invalid_input(registered: None) -> None:
-    with pytest.raises(errors.InvalidInputError, match="web, image_gen"):
-        hn.providers("video")
+    with pytest.raises(errors.InvalidInputError, match="web, image_gen, video_gen"):
+        hn.providers("hologram")  # "video" is a kind now (issue 21)
 
 
 def test_hermes_magic_shows_the_listing(registered: None) -> None:

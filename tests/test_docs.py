@@ -71,9 +71,9 @@ def test_every_bundled_provider_is_in_the_tables() -> None:
     names = []
     for manifest in ROOT.joinpath("plugins").glob("*/*/plugin.yaml"):
         text = manifest.read_text(encoding="utf-8")
-        block = re.search(r"provides_(?:web|image)_providers:\s*(\[[^\]]*\]|(?:\n\s*-\s*\S+)+)", text)
+        block = re.search(r"provides_(?:web|image|video)_providers:\s*(\[[^\]]*\]|(?:\n\s*-\s*\S+)+)", text)
         assert block, manifest
-        names += re.findall(r"[a-z][a-z0-9-]*", block.group(1))
+        names += re.findall(r"[a-z][a-z0-9_-]*", block.group(1))
     bundled = {"brave", "tavily", "searxng", "ddgs", "direct", "local", "openai", "xai", "fal", "diffusers"}
     assert bundled <= set(names)
     for name in names:

@@ -19,6 +19,8 @@ EXPECTED = {
     "ImageResult", "ImageGallery",
     "WebSearchProvider", "ImageGenProvider", "HermesError",
     "load_ipython_extension", "unload_ipython_extension",
+    # video generation (issue 21)
+    "video", "avideo", "video_many", "VideoResult", "VideoGenProvider",
 }
 
 

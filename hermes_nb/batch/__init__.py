@@ -11,6 +11,7 @@ from hermes_nb.batch.limits import limits
 from hermes_nb.batch.result import BatchError, BatchResult
 from hermes_nb.batch.runner import run_batch, stream_batch
 from hermes_nb.batch.tasks import AsyncBatch
+from hermes_nb.batch.videos import VIDEO_COLUMNS, video_many
 from hermes_nb.batch.web import (
     EXTRACT_COLUMNS,
     SEARCH_COLUMNS,
@@ -33,6 +34,8 @@ __all__ = [
     "imagine_many",
     "aimagine_many",
     "limits",
+    "video_many",
+    "VIDEO_COLUMNS",
     "SEARCH_COLUMNS",
     "EXTRACT_COLUMNS",
     "IMAGE_COLUMNS",

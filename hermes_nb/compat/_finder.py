@@ -42,6 +42,8 @@ ALIASES: dict[str, str] = {
         "agent.image_gen_provider",
         "agent.web_search_registry",
         "agent.image_gen_registry",
+        "agent.video_gen_provider",
+        "agent.video_gen_registry",
         "agent.file_safety",
         "agent.auxiliary_client",
         "agent.image_routing",

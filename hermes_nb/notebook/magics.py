@@ -1,4 +1,4 @@
-"""IPython magics: ``%web_search``, ``%web_extract``, ``%web_crawl``, ``%imagine``, ``%hermes``.
+"""IPython magics: ``%web_search``, ``%web_extract``, ``%web_crawl``, ``%imagine``, ``%video``, ``%hermes``.
 
 Load with ``%load_ext hermes_nb``; to load it in every session, put this into
 ``~/.ipython/profile_default/ipython_config.py``::
@@ -48,6 +48,7 @@ _HINTS = {
     "extract": "%hermes use extract <provider>",
     "crawl": "%hermes use crawl <provider>",
     "image": "%hermes use image <provider>",
+    "video": 'hn.config.set("video_gen.provider", "<provider>")',
 }
 
 
@@ -137,6 +138,8 @@ class HermesMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell, **kwargs)
         self._apply_display_options()
+        #: the last image ``%imagine`` made (``%video --from last`` animates it)
+        self.last_image: Any = None
 
     @validate("use_widgets")
     def _check_widgets(self, proposal: Any) -> bool:
@@ -318,7 +321,76 @@ class HermesMagics(Magics):
             new=args.new,
             no_cache=args.no_cache, refresh=args.refresh,
         )
+        from hermes_nb.images.results import ImageGallery
+
+        self.last_image = result[0] if isinstance(result, ImageGallery) else result
         return self._store(args.output, result)
+
+    # ------------------------------------------------------------------ video
+
+    @no_var_expand
+    @magic_arguments()
+    @argument(
+        "--from",
+        dest="source",
+        default=None,
+        help="Animate an image: 'last' (the last %%imagine), a variable, a path or a URL.",
+    )
+    @argument("-d", "--duration", type=int, default=None, help="Seconds (default: the provider's).")
+    @argument("-a", "--aspect", default=None, help="Aspect ratio: 16:9, 9:16, 1:1… (default: provider's).")
+    @argument("-r", "--resolution", default=None, help="Resolution, e.g. 720p (default: the provider's).")
+    @argument("--seed", type=int, default=None, help="Seed, where the provider supports one.")
+    @argument("--negative", default=None, help="Negative prompt, where the provider supports one.")
+    @argument("--audio", action="store_true", default=None, help="Ask for a soundtrack, where supported.")
+    @argument("-m", "--model", default=None, help="Model id (default: the provider's).")
+    @argument("-b", "--backend", default=None, help="Video provider (default: video_gen.provider or auto).")
+    @argument("--new", action="store_true", help="Generate again even if this exact video is stored.")
+    @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
+    @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
+    @argument("prompt", nargs="*", help="The prompt (cell form: the cell body); {{name}} inserts a variable.")
+    @line_cell_magic
+    @_short_errors("video")
+    def video(self, line: str, cell: str | None = None) -> Any:
+        """Generate a video from a prompt, or animate an image (--from). Cell form: the body is the prompt."""
+        args = _parse(self.video, line)
+        if cell is not None and args.prompt:
+            raise UsageError(
+                "%%video takes its prompt from the cell body; put only options on the first line"
+            )
+        prompt = self._fill(cell.strip() if cell is not None else _text(args.prompt))
+        if not prompt:
+            raise UsageError("%video needs a prompt, e.g. %video -d 4 waves rolling onto a beach at dusk")
+        from hermes_nb import videos  # lazy: keeps %load_ext fast
+
+        result = videos.video(
+            prompt,
+            image=self._video_source(args.source),
+            duration=args.duration,
+            aspect_ratio=args.aspect,
+            resolution=args.resolution,
+            seed=args.seed,
+            negative_prompt=args.negative,
+            audio=args.audio,
+            model=args.model,
+            backend=args.backend,
+            new=args.new,
+            no_cache=args.no_cache,
+        )
+        return self._store(args.output, result)
+
+    def _video_source(self, source: str | None) -> Any:
+        """``--from``: ``last`` (the last ``%imagine`` image), a variable's value, else a path or URL."""
+        if source is None:
+            return None
+        if source == "last":
+            if self.last_image is None:
+                raise UsageError(
+                    "--from last needs an image: run %imagine first (or give a path, URL or variable)"
+                )
+            return self.last_image
+        if source.isidentifier() and source in self._ns():
+            return self._ns()[source]
+        return source
 
     # ------------------------------------------------------------------ %hermes
 
@@ -331,7 +403,7 @@ class HermesMagics(Magics):
         Subcommands:
 
             %hermes plugins                          loaded plugins and their errors
-            %hermes providers [web|image_gen]        providers, ✅/❌ and why
+            %hermes providers [web|image_gen|video_gen]   providers, ✅/❌ and why
             %hermes use search|extract|crawl|image PROVIDER   select a provider (auto: undo)
             %hermes config [show|get KEY|set KEY VALUE]       effective settings (never secrets)
             %hermes tools [list|call NAME JSON]      registered tools

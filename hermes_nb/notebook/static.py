@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_nb.notebook.image_cards import _gallery_html, _gallery_text, _image_html, _image_text
+from hermes_nb.notebook.video_cards import video_html, video_text
 from hermes_nb.notebook.web_cards import (
     _crawl_html,
     _crawl_text,
@@ -26,6 +27,7 @@ _RENDERERS: dict[str, tuple[Callable[[Any], str], Callable[[Any], str]]] = {
     "Page": (_single_page_text, _single_page_html),
     "ImageResult": (_image_text, _image_html),
     "ImageGallery": (_gallery_text, _gallery_html),
+    "VideoResult": (video_text, video_html),
 }
 
 

@@ -53,7 +53,8 @@ def widget_mime(view: Any) -> dict[str, Any]:
 
 def _kind(obj: Any) -> str:
     names = {cls.__name__ for cls in type(obj).__mro__}
-    for kind in ("SearchResult", "ExtractResult", "CrawlResult", "ImageResult", "ImageGallery"):
+    kinds = ("SearchResult", "ExtractResult", "CrawlResult", "ImageResult", "ImageGallery", "VideoResult")
+    for kind in kinds:
         if kind in names:
             return kind
     return ""
@@ -155,6 +156,15 @@ def _gallery_state(images: list[Any]) -> dict[str, Any]:
     return {"kind": "gallery", "title": f"{len(items)} images", "items": items}
 
 
+def _video_state(video: Any) -> dict[str, Any]:
+    """A video in the gallery: its poster frame (when one can be made) linking the file."""
+    path = Path(video.path)
+    poster = video.poster_data_uri() if path.is_file() else None
+    item = {"src": poster or "", "href": file_href(path), "name": path.name,
+            "caption": f"{video.provider} · {video.model or ''} · video"}  # fmt: skip
+    return {"kind": "gallery", "title": "1 video", "items": [item]}
+
+
 def view_for(obj: Any) -> Any | None:
     """The widget of ``obj``, or ``None`` when anywidget is missing or the type has no view."""
     if not _available():
@@ -168,6 +178,8 @@ def view_for(obj: Any) -> Any | None:
         state = _gallery_state([obj])
     elif kind == "ImageGallery":
         state = _gallery_state(list(obj))
+    elif kind == "VideoResult":
+        state = _video_state(obj)
     else:
         return None
     return _view_class()(**state)

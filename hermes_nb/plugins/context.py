@@ -9,7 +9,7 @@ exports), ``ctx.register_secret_source`` (a key lookup asked after the environme
 ``ctx.has_capability`` and ``ctx.on_unload``; everything a plugin adds is removed when it unloads.
 
 Provider registrations with the wrong type log a WARNING and are ignored, never raise, as in
-Hermes. Registrations for backends a notebook does not run (video generation, memory, context
+Hermes. Registrations for backends a notebook does not run (memory, context
 engines, model providers, TTS, platforms, ...) are accepted and listed as "registered; not used in
 notebooks", so such plugins load. Hooks hermes_nb never fires are kept and listed as such.
 Everything a plugin registers is recorded on ``ctx.registered`` for attribution.
@@ -32,7 +32,13 @@ from hermes_nb.plugins import events, hooks, middleware, tool_registry
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.manifest import PluginManifest
 from hermes_nb.plugins.plugin_state import PluginState
-from hermes_nb.plugins.registry import image_providers, normalize_name, web_providers
+from hermes_nb.plugins.registry import (
+    image_providers,
+    normalize_name,
+    video_providers,
+    web_providers,
+)
+from hermes_nb.plugins.video_provider import VideoGenProvider
 from hermes_nb.plugins.web_provider import WebSearchProvider
 
 if TYPE_CHECKING:
@@ -43,13 +49,15 @@ __all__ = ["FIRED_HOOKS", "MAGIC_KINDS", "CliCommand", "PluginContext", "PluginM
 log = logging.getLogger(__name__)
 
 MAGIC_KINDS = ("line", "cell", "line_cell")
+_REGISTRIES: dict[str, Any] = {
+    "web": web_providers, "image_gen": image_providers, "video_gen": video_providers
+}
 _SKILL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 _TOOL_EXTRAS = ("max_result_size_chars", "dynamic_schema_overrides")
 _MISSING = object()
 
 #: Hermes registrations for backends a notebook does not run → what they register, for listings
 _UNUSED_REGISTRATIONS: dict[str, str] = {
-    "register_video_gen_provider": "video generation provider",
     "register_memory_provider": "memory provider",
     "register_context_engine": "context engine",
     "register_provider": "model provider",
@@ -122,7 +130,7 @@ class Registrations:
     subscriptions: list[str] = field(default_factory=list)  # event names ("*": every event)
     redaction_patterns: int = 0
     secret_sources: list[str] = field(default_factory=list)
-    unused: list[str] = field(default_factory=list)  # "video generation provider: veo", ...
+    unused: list[str] = field(default_factory=list)  # "memory provider: honcho", ...
 
 
 class PluginContext:
@@ -219,13 +227,18 @@ class PluginContext:
             "image_gen", provider, ImageGenProvider, self.manifest.provides_image_providers
         )
 
+    def register_video_gen_provider(self, provider: Any) -> None:
+        """Hermes's video backends: ``%video`` / ``hn.video`` use them (``video_gen.provider`` selects)."""
+        declared = self.manifest.provides_video_providers
+        self._register_provider("video_gen", provider, VideoGenProvider, declared)
+
     def _register_provider(self, kind: str, provider: Any, base: type[Any], declared: list[str]) -> None:
-        registry: Any = web_providers if kind == "web" else image_providers
+        registry: Any = _REGISTRIES[kind]
         if not isinstance(provider, base):
             log.warning(
                 "plugin %s: register_%s_provider() needs a %s instance, got %s; ignored",
                 self.owner,
-                "web_search" if kind == "web" else "image_gen",
+                "web_search" if kind == "web" else kind,
                 base.__name__,
                 type(provider).__name__,
             )
@@ -251,7 +264,7 @@ class PluginContext:
     def rollback(self) -> None:
         """Undo what this context registered (``register()`` failed half-way)."""
         for kind, provider in self._provider_objects:
-            registry: Any = web_providers if kind == "web" else image_providers
+            registry: Any = _REGISTRIES[kind]
             name = normalize_name(provider.name)
             if registry.owner(name) == self.owner:
                 registry.unregister(name)

@@ -14,7 +14,7 @@ from typing import Any
 
 from hermes_nb.errors import ParseError
 
-__all__ = ["EXPECTED", "check_image_envelope", "describe", "violation"]
+__all__ = ["EXPECTED", "check_image_envelope", "check_video_envelope", "describe", "violation"]
 
 #: The documented envelope of each capability (Hermes's web and image provider contracts).
 EXPECTED = {
@@ -24,6 +24,8 @@ EXPECTED = {
     "crawl": '{"results": [{"url", "title", "content", ...}, ...]}',
     "image": '{"success": true, "image": "<URL, data URI or absolute path>", "model", "prompt", '
     '"aspect_ratio", "provider"} or {"success": false, "error": "...", "error_type": "..."}',
+    "video": '{"success": true, "video": "<URL or absolute path>", "model", "prompt", "modality", '
+    '"aspect_ratio", "duration", "provider"} or {"success": false, "error": "...", "error_type": "..."}',
 }
 
 _repr = reprlib.Repr()
@@ -68,4 +70,17 @@ def check_image_envelope(envelope: Any, provider: str) -> dict[str, Any]:
     image = envelope.get("image")
     if success and not (isinstance(image, (str, os.PathLike)) and str(image).strip()):
         raise violation(provider, "image", envelope, "'success' is true but 'image' is empty or not a string")
+    return envelope
+
+
+def check_video_envelope(envelope: Any, provider: str) -> dict[str, Any]:
+    """``envelope`` when it is a Hermes video envelope (success with a video, or a failure), else raise."""
+    if not isinstance(envelope, dict):
+        problem = f"the answer is a {type(envelope).__name__}, not an envelope"
+        raise violation(provider, "video", envelope, problem)
+    if not isinstance(envelope.get("success"), bool):
+        raise violation(provider, "video", envelope, "'success' is missing or not true/false")
+    video = envelope.get("video")
+    if envelope["success"] and not (isinstance(video, (str, os.PathLike)) and str(video).strip()):
+        raise violation(provider, "video", envelope, "'success' is true but 'video' is empty or not a string")
     return envelope

@@ -37,6 +37,7 @@ _KEYS = {
     "extract": ("web.deadline", 60.0),
     "crawl": ("web.deadline", 60.0),
     "image": ("image_gen.timeout", 120.0),
+    "video": ("video_gen.timeout", 600.0),
 }
 
 

@@ -68,6 +68,7 @@ class PluginRecord:
         declared = (
             ("web", m.provides_web_providers),
             ("image_gen", m.provides_image_providers),
+            ("video_gen", m.provides_video_providers),
             ("tools", m.provides_tools),
             ("hooks", m.provides_hooks),
         )
@@ -80,7 +81,8 @@ class PluginRecord:
 
     def declares(self, kind: str) -> set[str]:
         m = self.manifest
-        names = m.provides_web_providers if kind == "web" else m.provides_image_providers
+        names = {"web": m.provides_web_providers, "image_gen": m.provides_image_providers,
+                 "video_gen": m.provides_video_providers}.get(kind, [])  # fmt: skip
         return {registry.normalize_name(n) for n in names}
 
     @property

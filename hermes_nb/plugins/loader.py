@@ -58,6 +58,7 @@ from hermes_nb.plugins.modules import (
     module_name,
 )
 from hermes_nb.plugins.tool_registry import owner_scope
+from hermes_nb.plugins.video_provider import VideoGenProvider
 from hermes_nb.plugins.web_provider import WebSearchProvider
 from hermes_nb.redaction import redact
 
@@ -82,7 +83,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CAPABILITIES = ("web", "image_gen", "tools", "hooks", "commands", "magics", "secrets")
+CAPABILITIES = ("web", "image_gen", "video_gen", "tools", "hooks", "commands", "magics", "secrets")
 _NOT_LOADED_KINDS = ("exclusive", "platform", "model-provider")
 
 
@@ -190,7 +191,7 @@ class PluginManager:
             candidates = [
                 r for r in self._loadable() if capability in r.capabilities or "*" in r.capabilities
             ]
-            if name is not None and capability in ("web", "image_gen"):
+            if name is not None and capability in ("web", "image_gen", "video_gen"):
                 wanted = registry.normalize_name(name)
                 declared = [r for r in candidates if wanted in r.declares(capability)]
                 candidates = declared or [r for r in candidates if not r.declares(capability)]
@@ -304,6 +305,8 @@ def _register_function(record: PluginRecord, target: Any) -> Callable[[PluginCon
             provider = provider_class()
             if isinstance(provider, WebSearchProvider):
                 ctx.register_web_search_provider(provider)
+            elif isinstance(provider, VideoGenProvider):
+                ctx.register_video_gen_provider(provider)
             else:
                 ctx.register_image_gen_provider(provider)
             if extra is not None:
@@ -345,6 +348,7 @@ def load_plugins(force: bool = False) -> PluginManager:
         _forget()
         registry.web_providers.clear()
         registry.image_providers.clear()
+        registry.video_providers.clear()
     manager = get_plugin_manager()
     manager.discover()
     manager.load_all()
@@ -352,7 +356,7 @@ def load_plugins(force: bool = False) -> PluginManager:
 
 
 def ensure_loaded(capability: str, name: str | None = None) -> None:
-    """Import the plugins that may provide ``capability`` (web, image_gen, tools, hooks, commands, magics)."""
+    """Import the plugins that may provide ``capability`` (one of ``CAPABILITIES``)."""
     get_plugin_manager().ensure_loaded(capability, name)
 
 

@@ -38,7 +38,10 @@ MANIFEST_NAMES = ("plugin.yaml", "plugin.yml")
 #: Manifests are a few hundred bytes; anything this large is refused before YAML sees it.
 MAX_MANIFEST_BYTES = 64 * 1024
 
-_LIST_FIELDS = ("provides_tools", "provides_hooks", "provides_web_providers", "provides_image_providers")
+_LIST_FIELDS = (
+    "provides_tools", "provides_hooks", "provides_web_providers", "provides_image_providers",
+    "provides_video_providers",
+)  # fmt: skip
 _TEXT_FIELDS = ("name", "description", "author", "kind")
 #: ``provider_class: provider:BraveProvider``: a module path inside the plugin folder, then a class
 _PROVIDER_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
@@ -72,6 +75,7 @@ class PluginManifest:
     provides_hooks: list[str] = field(default_factory=list)
     provides_web_providers: list[str] = field(default_factory=list)
     provides_image_providers: list[str] = field(default_factory=list)
+    provides_video_providers: list[str] = field(default_factory=list)
     settings: list[Setting] = field(default_factory=list)
     source: str = "user"  # bundled | user | project | entrypoint
     path: Path | None = None  # plugin directory (None for entry points)
@@ -340,5 +344,6 @@ def manifest_from_dict(
         provides_hooks=lists["provides_hooks"],
         provides_web_providers=lists["provides_web_providers"],
         provides_image_providers=lists["provides_image_providers"],
+        provides_video_providers=lists["provides_video_providers"],
         provider_class=provider_class,
     )

@@ -19,6 +19,7 @@ from hermes_nb.plugins.discovery import PluginRecord
 from hermes_nb.plugins.image_provider import ImageGenProvider
 from hermes_nb.plugins.load_errors import NoRegisterError
 from hermes_nb.plugins.manifest import find_manifest
+from hermes_nb.plugins.video_provider import VideoGenProvider
 from hermes_nb.plugins.web_provider import WebSearchProvider
 
 __all__ = ["NAMESPACE", "module_name", "import_plugin_module", "import_provider_class", "drop_modules"]
@@ -74,7 +75,9 @@ def import_plugin_module(record: PluginRecord) -> ModuleType:
     return module
 
 
-def import_provider_class(record: PluginRecord) -> type[WebSearchProvider] | type[ImageGenProvider]:
+def import_provider_class(
+    record: PluginRecord,
+) -> type[WebSearchProvider] | type[ImageGenProvider] | type[VideoGenProvider]:
     """The class ``provider_class: module:Class`` names, imported from the plugin's folder."""
     module_path, _, class_name = record.manifest.provider_class.partition(":")
     folder = record.manifest.path or Path()
@@ -93,9 +96,9 @@ def import_provider_class(record: PluginRecord) -> type[WebSearchProvider] | typ
             f"{manifest}: provider_class names {class_name!r}, but {relative.with_suffix('.py')} defines "
             "no such class; fix provider_class (module:Class)"
         )
-    if not issubclass(found, (WebSearchProvider, ImageGenProvider)):
+    if not issubclass(found, (WebSearchProvider, ImageGenProvider, VideoGenProvider)):
         raise NoRegisterError(
-            f"{manifest}: provider_class {class_name} is not a provider; subclass WebSearchProvider or "
-            "ImageGenProvider (hermes_nb.provider_api)"
+            f"{manifest}: provider_class {class_name} is not a provider; subclass WebSearchProvider, "
+            "ImageGenProvider or VideoGenProvider (hermes_nb.provider_api)"
         )
     return found

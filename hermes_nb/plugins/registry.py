@@ -1,4 +1,4 @@
-"""Thread-safe provider registries: ``web_providers`` and ``image_providers``.
+"""Thread-safe provider registries: ``web_providers``, ``image_providers`` and ``video_providers``.
 
 Names are normalised once (strip + lower) for lookup; a provider registered under a name that
 already exists replaces the earlier one (Hermes's last-writer-wins) with a log line, and comes back
@@ -20,13 +20,14 @@ from typing import Generic, TypeVar
 from hermes_nb._services import services
 from hermes_nb._state import on_reset
 from hermes_nb.plugins.image_provider import ImageGenProvider
+from hermes_nb.plugins.video_provider import VideoGenProvider
 from hermes_nb.plugins.web_provider import WebSearchProvider
 
-__all__ = ["ProviderRegistry", "web_providers", "image_providers", "normalize_name"]
+__all__ = ["ProviderRegistry", "web_providers", "image_providers", "video_providers", "normalize_name"]
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P", WebSearchProvider, ImageGenProvider)
+P = TypeVar("P", WebSearchProvider, ImageGenProvider, VideoGenProvider)
 
 #: ``loader(kind, name)`` imports plugins that may provide ``name`` (``None``: every plugin of ``kind``).
 LoaderHook = Callable[[str, "str | None"], None]
@@ -41,7 +42,7 @@ def normalize_name(name: object) -> str:
     return name.strip().lower() if isinstance(name, str) else ""
 
 
-def _declared_aliases(provider: WebSearchProvider | ImageGenProvider) -> tuple[str, ...]:
+def _declared_aliases(provider: WebSearchProvider | ImageGenProvider | VideoGenProvider) -> tuple[str, ...]:
     """The provider's ``aliases`` class attribute; a lone string counts as one alias.
 
     Only subclasses of the bases are registered (Hermes plugins subclass them too, through the
@@ -54,7 +55,7 @@ def _declared_aliases(provider: WebSearchProvider | ImageGenProvider) -> tuple[s
 
 
 class ProviderRegistry(Generic[P]):
-    """Providers of one kind (``"web"`` or ``"image_gen"``), keyed by normalised name."""
+    """Providers of one kind (``"web"``, ``"image_gen"`` or ``"video_gen"``), keyed by normalised name."""
 
     def __init__(self, kind: str, base: type[P]) -> None:
         self.kind = kind
@@ -149,9 +150,13 @@ web_providers: ProviderRegistry[WebSearchProvider] = ProviderRegistry(
 image_providers: ProviderRegistry[ImageGenProvider] = ProviderRegistry(
     "image_gen", ImageGenProvider  # type: ignore[type-abstract]
 )
+video_providers: ProviderRegistry[VideoGenProvider] = ProviderRegistry(
+    "video_gen", VideoGenProvider  # type: ignore[type-abstract]
+)
 
 
 @on_reset
 def _reset_registries() -> None:
     web_providers.clear()
     image_providers.clear()
+    video_providers.clear()

@@ -47,7 +47,7 @@ __all__ = [
 SCHEMA_VERSION = 1
 FILENAME = "hermes_nb.sqlite3"
 #: What ``clear(kind)`` accepts.
-KINDS = ("cache", "pages", "images", "batch")
+KINDS = ("cache", "pages", "images", "videos", "batch")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +78,11 @@ CREATE TABLE IF NOT EXISTS images (
     aspect_ratio TEXT, n INTEGER, path TEXT, duration_s REAL, params TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS images_lookup ON images(provider, model, prompt);
+CREATE TABLE IF NOT EXISTS videos (
+    id INTEGER PRIMARY KEY, created REAL NOT NULL, provider TEXT, model TEXT, prompt TEXT, seed INTEGER,
+    aspect_ratio TEXT, n INTEGER, path TEXT, duration_s REAL, params TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS videos_lookup ON videos(provider, model, prompt);
 CREATE TABLE IF NOT EXISTS batch_items (
     job TEXT NOT NULL, idx INTEGER NOT NULL, item_key TEXT NOT NULL, status TEXT NOT NULL,
     result TEXT, error TEXT, updated REAL NOT NULL, PRIMARY KEY (job, idx)
@@ -229,32 +234,48 @@ class Store(PageIndex):
 
     def record_image(self, provenance: dict[str, Any]) -> None:
         """Keep one generated image's provenance (never a secret: secret-named keys are dropped)."""
+        self._record_media("images", provenance)
+
+    def find_images(self, limit: int = 50, **criteria: Any) -> list[dict[str, Any]]:
+        """Recorded images, newest first, filtered by equality on provenance columns."""
+        return self._find_media("images", limit, criteria)
+
+    def record_video(self, provenance: dict[str, Any]) -> None:
+        """Keep one generated video's provenance (the same columns as images; never a secret)."""
+        self._record_media("videos", provenance)
+
+    def find_videos(self, limit: int = 50, **criteria: Any) -> list[dict[str, Any]]:
+        """Recorded videos, newest first, filtered by equality on provenance columns."""
+        return self._find_media("videos", limit, criteria)
+
+    def _record_media(self, table: str, provenance: dict[str, Any]) -> None:
         clean = _scrub(provenance)
         columns = {name: clean.pop(name, None) for name in _IMAGE_COLUMNS}
-        if columns["path"] is not None:
-            columns["path"] = str(columns["path"])
+        if provenance.get("path") is not None:
+            # a file hermes_nb wrote in its cache, never a secret; redacting it would lose the file
+            # (``xai_20261125_….mp4`` looks like an xAI key to the redactor)
+            columns["path"] = str(provenance["path"])
         created = clean.pop("created", None)
         created_ts = created if isinstance(created, (int, float)) else time.time()
         if created is not None and not isinstance(created, (int, float)):
             clean["created"] = created
         with self._write() as conn:
             conn.execute(
-                "INSERT INTO images(created, provider, model, prompt, seed, aspect_ratio, n, path, "
+                f"INSERT INTO {table}(created, provider, model, prompt, seed, aspect_ratio, n, path, "
                 "duration_s, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (created_ts, *[columns[name] for name in _IMAGE_COLUMNS], json.dumps(clean, default=str)),
             )
 
-    def find_images(self, limit: int = 50, **criteria: Any) -> list[dict[str, Any]]:
-        """Recorded images, newest first, filtered by equality on provenance columns."""
+    def _find_media(self, table: str, limit: int, criteria: dict[str, Any]) -> list[dict[str, Any]]:
         unknown = set(criteria) - set(_IMAGE_COLUMNS)
         if unknown:
             raise InvalidInputError(
-                f"find_images: unknown field(s) {sorted(unknown)}; use {list(_IMAGE_COLUMNS)}"
+                f"find_{table}: unknown field(s) {sorted(unknown)}; use {list(_IMAGE_COLUMNS)}"
             )
         where = " AND ".join(f"{name} IS ?" for name in criteria) or "1"
         with self._read() as conn:
             rows = conn.execute(
-                f"SELECT * FROM images WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
+                f"SELECT * FROM {table} WHERE {where} ORDER BY created DESC, id DESC LIMIT ?",
                 (*criteria.values(), int(limit)),
             ).fetchall()
         out = []
@@ -315,6 +336,7 @@ class Store(PageIndex):
                 "cache_entries": conn.execute("SELECT COUNT(*) FROM cache").fetchone()[0],
                 "pages": conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0],
                 "images": conn.execute("SELECT COUNT(*) FROM images").fetchone()[0],
+                "videos": conn.execute("SELECT COUNT(*) FROM videos").fetchone()[0],
                 "batch_items": conn.execute("SELECT COUNT(*) FROM batch_items").fetchone()[0],
             }
         size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
@@ -326,7 +348,8 @@ class Store(PageIndex):
             raise InvalidInputError(
                 f"clear(kind={kind!r}): use one of {', '.join(KINDS)} or None for everything"
             )
-        tables = {"cache": "cache", "pages": "pages", "images": "images", "batch": "batch_items"}
+        tables = {"cache": "cache", "pages": "pages", "images": "images", "videos": "videos",
+                  "batch": "batch_items"}  # fmt: skip
         with self._write() as conn:
             for name in [kind] if kind else list(KINDS):
                 conn.execute(f"DELETE FROM {tables[name]}")

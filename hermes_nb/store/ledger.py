@@ -4,7 +4,8 @@ Each generated image carries ``cost`` (``{"usd": …, "estimated": bool}``: the 
 it reports one, else its documented price, marked estimated); the store keeps it with the image.
 ``image_gen.budget_usd`` caps what one Python session may spend on fresh generations (images
 served from the cache cost nothing): a request whose estimate would go past it is refused with
-``BudgetExceededError`` before any provider is called.
+``BudgetExceededError`` before any provider is called. Videos have their own budget,
+``video_gen.budget_usd`` (pass ``setting=VIDEO_BUDGET``), and their own tally.
 """
 
 from __future__ import annotations
@@ -19,58 +20,62 @@ from hermes_nb._state import on_reset
 from hermes_nb.errors import InvalidInputError
 from hermes_nb.store.database import get_store
 
-__all__ = ["BudgetExceededError", "costs", "budget", "spent", "add_spend", "check_budget", "known_price"]
+__all__ = [
+    "BudgetExceededError", "IMAGE_BUDGET", "VIDEO_BUDGET", "costs", "budget", "spent", "add_spend",
+    "check_budget", "known_price",
+]  # fmt: skip
+
+IMAGE_BUDGET = "image_gen.budget_usd"
+VIDEO_BUDGET = "video_gen.budget_usd"
 
 
 class BudgetExceededError(InvalidInputError):
-    """A generation (or a batch's estimate) would spend more than ``image_gen.budget_usd`` allows."""
+    """A generation (or a batch's estimate) would spend more than its budget setting allows."""
 
 
 _lock = threading.Lock()
-_spent = 0.0
+_spent: dict[str, float] = {}
 
 
-def budget() -> float | None:
-    """``image_gen.budget_usd`` as a float, or None when no budget is set."""
-    value = config.get("image_gen.budget_usd")
+def budget(setting: str = IMAGE_BUDGET) -> float | None:
+    """``setting`` (``image_gen.budget_usd`` by default) as a float, or None when no budget is set."""
+    value = config.get(setting)
     if value is None or value == "":
         return None
     try:
         number = float(value)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(
-            f"image_gen.budget_usd must be a number of US dollars, got {value!r} "
-            "(hn.config.set('image_gen.budget_usd', 5.0))"
+            f"{setting} must be a number of US dollars, got {value!r} (hn.config.set('{setting}', 5.0))"
         ) from exc
     return max(0.0, number)
 
 
-def spent() -> float:
-    """US dollars spent on fresh generations in this session."""
+def spent(setting: str = IMAGE_BUDGET) -> float:
+    """US dollars spent on fresh generations counted against ``setting`` in this session."""
     with _lock:
-        return _spent
+        return _spent.get(setting, 0.0)
 
 
-def add_spend(cost: dict[str, Any] | None) -> None:
-    global _spent
+def add_spend(cost: dict[str, Any] | None, setting: str = IMAGE_BUDGET) -> None:
     usd = (cost or {}).get("usd")
     if isinstance(usd, (int, float)) and not isinstance(usd, bool):
         with _lock:
-            _spent += float(usd)
+            _spent[setting] = _spent.get(setting, 0.0) + float(usd)
 
 
-def check_budget(estimate_usd: float, what: str) -> None:
+def check_budget(estimate_usd: float, what: str, setting: str = IMAGE_BUDGET) -> None:
     """Refuse (``BudgetExceededError``) when ``estimate_usd`` more would pass the session's budget."""
-    cap = budget()
+    cap = budget(setting)
     if cap is None:
         return
-    already = spent()
+    already = spent(setting)
     if already + estimate_usd > cap + 1e-9:
         left = max(0.0, cap - already)
         raise BudgetExceededError(
             f"{what} is estimated at ${estimate_usd:.3f}, more than the ${left:.3f} that remains of "
-            f"image_gen.budget_usd ${cap:.2f} (${already:.3f} spent this session); nothing was sent. "
-            "Raise the budget (hn.config.set('image_gen.budget_usd', …)), use fewer prompts, or re-run "
+            f"{setting} ${cap:.2f} (${already:.3f} spent this session); nothing was sent. "
+            f"Raise the budget (hn.config.set('{setting}', …)), use fewer prompts, or re-run "
             "cached prompts (they cost nothing)"
         )
 
@@ -118,6 +123,5 @@ def costs(by: Sequence[str] = ("provider", "model", "day")) -> list[dict[str, An
 
 @on_reset
 def _reset() -> None:
-    global _spent
     with _lock:
-        _spent = 0.0
+        _spent.clear()

@@ -45,7 +45,11 @@ log = logging.getLogger(__name__)
 FAKE_FILE = "fake.py"
 _MANIFESTS = ("plugin.yaml", "plugin.yml")
 _MAX_DEPTH = 2  # as plugin discovery: a folder without a manifest is a category, scanned one level deeper
-_SECTIONS = {"provides_web_providers": "web", "provides_image_providers": "image_gen"}
+_SECTIONS = {
+    "provides_web_providers": "web",
+    "provides_image_providers": "image_gen",
+    "provides_video_providers": "video_gen",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class FakeRoutes:
     """What a plugin's ``fake.py`` receives in ``register(routes)``: the place its vendor APIs go.
 
     ``routes.add(MyApi())`` serves ``MyApi`` under ``/<api.name>`` and makes ``use_emulator`` point
-    ``<section>.<api.name>.base_url`` at it (section ``web`` or ``image_gen``, from the manifest's
+    ``<section>.<api.name>.base_url`` at it (section ``web``, ``image_gen``, ``video_gen``: the manifest's
     ``provides_*_providers``). ``routes.address(...)`` names a further URL on the emulator that a
     setting points at (a keyless MCP endpoint under the vendor's prefix, say); ``routes.keys(...)``
     replaces the manifest's ``requires_env`` as the secrets ``use_emulator`` sets;

@@ -46,6 +46,7 @@ from hermes_nb.testing._mcp import Tool, ToolFailedError, serve_mcp
 from hermes_nb.testing._pages import html_to_markdown, read_url, site_response, words
 from hermes_nb.testing._registry import FakeRoutes
 from hermes_nb.testing._results import hits, request_id
+from hermes_nb.testing._video import clip as video_clip
 from hermes_nb.testing._wire import Api, Call, RecordedRequest, Response, mask_key, retry_after_header
 
 __all__ = [
@@ -72,6 +73,8 @@ __all__ = [
     "parse_multipart",
     "decode_data_uri",
     "store_file",
+    # videos: a small real MP4, different per key
+    "video_clip",
     # keys and keyless MCP endpoints
     "mask_key",
     "serve_mcp",

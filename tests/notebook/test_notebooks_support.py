@@ -24,6 +24,7 @@ EXPECTED = [
     "07_testing_your_notebooks_offline",
     "08_record_and_replay",
     "09_batches_to_datasets",
+    "10_video",
 ]
 
 

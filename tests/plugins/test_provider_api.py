@@ -31,6 +31,9 @@ EXPECTED = {
     "ImageRequest", "PolledJob", "Backoff", "require_key", "key_configured",
     "json_object", "json_or_none", "retry_after_s", "vendor_error", "vendor_message",
     "errors",  # the error tree as a namespace, for providers that name many of its classes
+    # video generation (issue 21)
+    "VideoGenProvider", "VideoRequest", "OpenAICompatibleVideoGenProvider", "save_b64_video",
+    "save_bytes_video", "save_url_video", "video_success_response", "video_error_response",
 }  # fmt: skip
 
 

@@ -22,27 +22,19 @@ import functools
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from paths import REPO
+from vendor_docs import SKIP_REASON, SPEC_DIR, document
 
 import hermes_nb as hn
 from hermes_nb import config
 from hermes_nb.testing import Emulator, use_emulator
 
 openapi_core = pytest.importorskip("openapi_core", reason="pip install openapi-core (the dev extra has it)")
-yaml = pytest.importorskip("yaml")
 
-_BESIDE_REPO = REPO.parent / "shared" / "reference" / "openapi"
-_WORKPLACE = Path("/work/shared/reference/openapi")
-SPEC_DIR = next((p for p in (_BESIDE_REPO, _WORKPLACE) if (p / "openai.yaml").is_file()), None)
-
-pytestmark = pytest.mark.skipif(
-    SPEC_DIR is None, reason=f"the vendors' OpenAPI documents are not at {_BESIDE_REPO} or {_WORKPLACE}"
-)
+pytestmark = pytest.mark.skipif(SPEC_DIR is None, reason=SKIP_REASON)
 
 #: emulator provider → (vendor document, the path prefix the vendor's server URL adds)
 VENDOR_OF = {
@@ -81,9 +73,7 @@ def _loosen_alternatives(node: Any) -> None:
 
 @functools.cache
 def _document(name: str) -> dict[str, Any]:
-    assert SPEC_DIR is not None
-    with (SPEC_DIR / f"{name}.yaml").open(encoding="utf-8") as fh:
-        spec = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    spec = copy.deepcopy(document(name))  # the shared parse stays as published
     _loosen_alternatives(spec)
     return spec
 

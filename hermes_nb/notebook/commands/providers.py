@@ -1,4 +1,4 @@
-"""``%hermes providers [web|image_gen]``: every provider, available or not (in words) and why, and its use."""
+"""``%hermes providers [web|image_gen|video_gen]``: every provider, available or not (in words) and why."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ __all__ = ["run"]
 
 
 def run(args: list[str]) -> Any:
-    expect(args, 1, "%hermes providers [web|image_gen]")
+    expect(args, 1, "%hermes providers [web|image_gen|video_gen]")
     kinds = args or ["web", "image_gen"]
-    if any(k not in ("web", "image_gen") for k in kinds):
-        raise UsageError("%hermes providers takes 'web' or 'image_gen'")
+    if any(k not in ("web", "image_gen", "video_gen") for k in kinds):
+        raise UsageError("%hermes providers takes 'web', 'image_gen' or 'video_gen'")
     if args:  # one kind: the full listing (tier, keyless, why not, docs), as hn.providers(kind)
         from hermes_nb.catalog import providers  # lazy: keeps %load_ext fast
 
