@@ -15,11 +15,9 @@ from urllib.parse import urlsplit
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentPolicyError,
-    InvalidInputError,
-    ProviderError,
     VideoGenProvider,
     VideoRequest,
+    errors,
     json_or_none,
     save_url_video,
     vendor_error,
@@ -85,7 +83,7 @@ def family_of(model: str | None) -> tuple[str, Family]:
     for key, family in FAMILIES.items():
         if wanted in (key, family.text_endpoint, family.image_endpoint):
             return key, family
-    raise InvalidInputError(
+    raise errors.InvalidInputError(
         f"fal has no video family {wanted!r}; choose one of {', '.join(FAMILIES)}", provider="fal"
     )
 
@@ -120,14 +118,14 @@ class FalVideoProvider(VideoGenProvider):
         """The chosen family's options (``video_gen.fal.model`` or the default)."""
         try:
             _, family = family_of(self.resolve_model(None))
-        except InvalidInputError:
+        except errors.InvalidInputError:
             family = FAMILIES[DEFAULT_FAMILY]
         return _caps(family)
 
     def estimate_usd(self, duration: int | None, model: str | None = None) -> float | None:
         try:
             _, family = family_of(model or self.resolve_model(None))
-        except InvalidInputError:
+        except errors.InvalidInputError:
             return None
         seconds = duration or (family.durations[0] if family.durations else 5)
         return round(family.usd_per_second * seconds, 6)
@@ -167,7 +165,7 @@ class FalVideoProvider(VideoGenProvider):
         response_url = _same_host(ticket.get("response_url"), base) or fallback
         cancel_url = _same_host(ticket.get("cancel_url"), base) or f"{fallback}/cancel"
         if not request_id:
-            raise ProviderError("fal answered the submit without a request_id", provider=self.name)
+            raise errors.ProviderError("fal answered the submit without a request_id", provider=self.name)
 
         def poll(*, timeout: float, deadline: float) -> dict[str, Any]:
             return self.json_answer(self.send("GET", status_url, headers=headers, timeout=timeout,
@@ -177,7 +175,7 @@ class FalVideoProvider(VideoGenProvider):
             if status.get("status") != "COMPLETED":
                 return None
             if status.get("error"):
-                raise ProviderError(
+                raise errors.ProviderError(
                     f"fal video job {request_id} failed: {status['error']}", provider=self.name
                 )
             return True
@@ -190,7 +188,7 @@ class FalVideoProvider(VideoGenProvider):
             self.send("GET", response_url, headers=headers, timeout=30.0, error_map=_error_for)
         )
         if result.get("has_nsfw_concepts") in (True, [True]):
-            raise ContentPolicyError("fal's safety checker flagged the video", provider=self.name)
+            raise errors.ContentPolicyError("fal's safety checker flagged the video", provider=self.name)
         video = result.get("video") if isinstance(result.get("video"), dict) else {}
         url = video.get("url")
         if not isinstance(url, str) or not url:
@@ -221,7 +219,7 @@ def _caps(family: Family) -> dict[str, Any]:
 
 def _check(key: str, family: Family, request: VideoRequest) -> None:
     """The family of an explicit ``model=`` may differ from the configured one: check it too."""
-    from hermes_nb.provider_api import InvalidInputError as Refused
+    Refused = errors.InvalidInputError  # noqa: N806 - a local alias for the class
 
     caps = _caps(family)
     problems = [

@@ -15,11 +15,9 @@ from urllib.parse import urlsplit
 
 from hermes_nb.provider_api import (
     Backoff,
-    ContentPolicyError,
-    ParseError,
-    ProviderError,
     VideoGenProvider,
     VideoRequest,
+    errors,
     json_or_none,
     save_bytes_video,
     vendor_error,
@@ -94,7 +92,7 @@ class GoogleVeoProvider(VideoGenProvider):
         )  # fmt: skip
         operation = str(started.get("name") or "")
         if not operation:
-            raise ProviderError("Google answered without an operation name", provider=self.name)
+            raise errors.ProviderError("Google answered without an operation name", provider=self.name)
 
         def poll(*, timeout: float, deadline: float) -> dict[str, Any]:
             answer = self.send(
@@ -108,7 +106,7 @@ class GoogleVeoProvider(VideoGenProvider):
                 return None
             error = answer.get("error")
             if isinstance(error, dict):
-                raise ProviderError(
+                raise errors.ProviderError(
                     f"Veo operation {operation} failed: {error.get('message')}", provider=self.name
                 )
             return answer
@@ -124,7 +122,7 @@ class GoogleVeoProvider(VideoGenProvider):
         samples = generated.get("generatedSamples") or []
         if not samples and generated.get("raiMediaFilteredReasons"):
             reasons = "; ".join(str(r) for r in generated["raiMediaFilteredReasons"])
-            raise ContentPolicyError(f"Veo filtered the video: {reasons}", provider=self.name)
+            raise errors.ContentPolicyError(f"Veo filtered the video: {reasons}", provider=self.name)
         video = samples[0].get("video") if samples and isinstance(samples[0], dict) else None
         uri = video.get("uri") if isinstance(video, dict) else None
         if not isinstance(uri, str) or not _same_host(uri, base):
@@ -135,7 +133,7 @@ class GoogleVeoProvider(VideoGenProvider):
                              error_map=_error_for)  # fmt: skip
         try:
             path = save_bytes_video(download.content, prefix=self.name)
-        except ParseError as exc:
+        except errors.ParseError as exc:
             raise self.no_video(f"Veo operation {operation} returned no usable video: {exc}") from exc
         usd = self.estimate_usd(request.duration, request.model)
         cost = None if usd is None else {"usd": usd, "estimated": True}

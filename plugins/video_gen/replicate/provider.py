@@ -16,10 +16,9 @@ from urllib.parse import urlsplit
 
 from hermes_nb.provider_api import (
     Backoff,
-    InvalidInputError,
-    ProviderError,
     VideoGenProvider,
     VideoRequest,
+    errors,
     json_or_none,
     save_url_video,
     vendor_error,
@@ -126,13 +125,13 @@ class ReplicateVideoProvider(VideoGenProvider):
             if value is None:
                 continue
             if not name:
-                raise InvalidInputError(
+                raise errors.InvalidInputError(
                     f"{request.model} on Replicate takes no {option.replace('_', ' ')}", provider=self.name
                 )
             out[name] = value
         if model.durations and request.duration is not None and request.duration not in model.durations:
             allowed = ", ".join(str(d) for d in model.durations)
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"{request.model} makes {allowed} s videos, not {request.duration}", provider=self.name
             )
         if model.aspect_ratio:
@@ -141,7 +140,7 @@ class ReplicateVideoProvider(VideoGenProvider):
 
     def _generate(self, request: VideoRequest) -> dict[str, Any]:
         if not _MODEL_ID.match(request.model):
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"Replicate models are owner/name, got {request.model!r}", provider=self.name
             )
         base, headers = self.base_url(), {"Authorization": f"Bearer {self.api_key()}"}
@@ -173,7 +172,7 @@ class ReplicateVideoProvider(VideoGenProvider):
             if status == "succeeded":
                 return answer
             if status in FAILED:
-                raise ProviderError(
+                raise errors.ProviderError(
                     f"Replicate prediction {pid} {status}: {answer.get('error') or 'no reason given'}",
                     provider=self.name,
                 )

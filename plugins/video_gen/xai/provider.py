@@ -13,10 +13,9 @@ import uuid
 from typing import Any
 
 from hermes_nb.provider_api import (
-    InvalidInputError,
-    ProviderError,
     VideoGenProvider,
     VideoRequest,
+    errors,
     json_or_none,
     save_url_video,
     vendor_error,
@@ -67,19 +66,20 @@ class XaiVideoProvider(VideoGenProvider):
 
     def _payload(self, request: VideoRequest) -> dict[str, Any]:
         if request.image_url and request.references:
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 "xAI cannot combine an image to animate with reference images", provider="xai"
             )
         duration = request.duration or self.default_duration
         if request.references and duration > 10:
-            raise InvalidInputError(
+            raise errors.InvalidInputError(
                 f"xAI takes at most 10 s with reference images, got {duration}", provider="xai"
             )
         model = request.model
         if request.image_url and model == TEXT_MODEL:
             model = IMAGE_MODEL  # the default model: xAI's image-to-video model animates images
         if request.references and model != TEXT_MODEL:
-            raise InvalidInputError(f"xAI reference-to-video needs {TEXT_MODEL}, got {model}", provider="xai")
+            message = f"xAI reference-to-video needs {TEXT_MODEL}, got {model}"
+            raise errors.InvalidInputError(message, provider="xai")
         payload: dict[str, Any] = {
             "model": model, "prompt": request.prompt, "duration": duration,
             "aspect_ratio": request.aspect_ratio, "resolution": request.resolution,
@@ -101,7 +101,7 @@ class XaiVideoProvider(VideoGenProvider):
         )  # fmt: skip
         request_id = str(self.json_answer(submitted).get("request_id") or "")
         if not request_id:
-            raise ProviderError("xAI answered the video request without a request_id", provider="xai")
+            raise errors.ProviderError("xAI answered the video request without a request_id", provider="xai")
 
         def poll(*, timeout: float, deadline: float) -> dict[str, Any]:
             answer = self.send("GET", f"{base}/videos/{request_id}", headers=headers, timeout=timeout,
@@ -115,7 +115,7 @@ class XaiVideoProvider(VideoGenProvider):
             if status in ("failed", "error", "expired", "cancelled"):
                 error = body.get("error")
                 detail = (error.get("message") if isinstance(error, dict) else error) or body.get("message")
-                raise ProviderError(
+                raise errors.ProviderError(
                     f"xAI video request {request_id} ended {status}: {detail or 'no reason given'}",
                     provider="xai", details={"error_type": f"xai_{status}"},
                 )  # fmt: skip
