@@ -111,14 +111,24 @@ def _listed_price(provider: Any, model: str | None) -> float | None:
     return None
 
 
+def _own_estimate(provider: Any, model: str | None, aspect: str, options: dict[str, Any]) -> float | None:
+    """The provider's ``estimate_usd`` for one image (a failing or odd answer: no estimate)."""
+    try:
+        price = provider.estimate_usd(str(model or ""), aspect, dict(options))
+    except Exception:  # an estimate is advice; the ledger's and the list's prices remain
+        return None
+    return float(price) if isinstance(price, int | float) and not isinstance(price, bool) else None
+
+
 def estimate_batch(
     prompts: list[Any], *, backend: str | None, model: str | None, aspect: str, n: int, seed: int | None,
     options: dict[str, Any], all_fresh: bool = False,
 ) -> tuple[int, float | None]:  # fmt: skip
     """``(images to generate, estimated USD)`` of a batch: stored answers cost nothing (unless ``all_fresh``).
 
-    The price per image is the last one recorded for the provider and model, else the one the
-    provider lists; None when neither is known.
+    The price per image is the provider's own estimate for that model, size and options
+    (``estimate_usd``), else the last one recorded for the provider and model, else the one the
+    provider lists; None when none is known.
     """
     mode = cache_mode()
     if not mode.calls:
@@ -132,7 +142,9 @@ def estimate_batch(
         request = image_request(name, chosen, text, aspect, seed, n, options)
         if all_fresh or mode is not Mode.READ_WRITE or replay.stored_files("image", request) is None:
             fresh += n
-    price = ledger.known_price(name, chosen)
+    price = _own_estimate(provider, chosen, aspect, options)
+    if price is None:
+        price = ledger.known_price(name, chosen)
     if price is None:
         price = _listed_price(provider, chosen)
     return fresh, None if price is None else round(fresh * price, 6)

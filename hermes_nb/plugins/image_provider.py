@@ -147,6 +147,15 @@ class ImageGenProvider(abc.ABC):
         chosen = configured_model(self.name.strip().lower(), self.default_model(), env=self.model_env or None)
         return str(chosen) if chosen else None
 
+    def estimate_usd(self, model: str, aspect_ratio: str, options: dict[str, Any]) -> float | None:
+        """The price of one image of ``model`` at ``aspect_ratio`` before it is asked for (USD), or None.
+
+        hermes_nb's addition to the contract: budgets check this before every paid call, so a
+        provider whose price depends on size or quality says so here; None falls back to the last
+        price recorded for the model, then to the one ``list_models`` shows.
+        """
+        return None
+
     def get_setup_schema(self) -> dict[str, Any]:
         """Hermes's shape, built from ``display_name``, ``badge``, ``tag``, ``key_env``, ``docs_url``."""
         schema: dict[str, Any] = {

@@ -117,8 +117,7 @@ def test_imagine_many_honours_the_providers_in_flight_cap(emu: Emulator) -> None
 
 
 def test_a_single_image_over_the_budget_is_refused_before_any_request(emu: Emulator) -> None:
-    # No image was generated yet: the estimate is the price the provider lists for its model
-    # (openai lists its 1024x1024 price, which is what a square image costs).
+    # No image was generated yet: the estimate is the provider's own price for that size and tier.
     config.set("image_gen.budget_usd", 0.01)
     with pytest.raises(errors.InvalidInputError) as refused:
         hn.imagine("a lighthouse at dusk", aspect_ratio="square")
@@ -133,3 +132,16 @@ def test_a_single_image_over_the_budget_is_refused_before_any_request(emu: Emula
     with pytest.raises(errors.InvalidInputError, match=r"more than the \$0\.007 that remains"):
         hn.imagine("a second lighthouse", aspect_ratio="square")  # $0.053 spent: $0.007 left
     assert _generations(emu) == 1
+
+
+def test_the_estimate_knows_the_size_a_landscape_image_costs_more(emu: Emulator) -> None:
+    """A budget between the square ($0.053) and the landscape ($0.08) price refuses a landscape image."""
+    config.set("image_gen.budget_usd", 0.06)
+    with pytest.raises(errors.InvalidInputError, match=r"estimated at \$0\.080") as refused:
+        hn.imagine("a wide lighthouse", aspect_ratio="landscape")
+    assert "nothing was sent" in str(refused.value) and emu.requests_for("openai") == []
+    hn.imagine("a square lighthouse", aspect_ratio="square")  # $0.053 fits
+    assert _generations(emu) == 1
+    config.set("image_gen.budget_usd", 1.0)
+    hn.imagine("a low one", aspect_ratio="landscape", quality="low")  # quality= changes the estimate too
+    assert _generations(emu) == 2

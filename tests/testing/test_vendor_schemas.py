@@ -42,6 +42,8 @@ VENDOR_OF = {
     "openai-codex": ("openai", "/v1"),
     "xai": ("openai", "/v1"),
     "openrouter": ("openrouter", "/v1"),
+    "openai-compatible": ("openai", "/v1"),  # image_gen's config-only provider: OpenAI's images API
+    "deepinfra": ("openai", "/v1"),  # DeepInfra's OpenAI-style images endpoint
     "exa": ("exa", ""),
 }
 #: the endpoints each document describes; a recorded request to any other path is not checked here
@@ -240,6 +242,20 @@ def test_openrouter_chat_completions_request_matches_the_document(emu: Emulator)
     hn.imagine("a lighthouse", backend="openrouter", aspect_ratio="square", no_cache=True)
     checked = _validated(emu, "openrouter")
     assert ("openrouter", "/v1/chat/completions") in checked
+
+
+def test_openai_compatible_images_request_and_answer_match_openais_document(emu: Emulator) -> None:
+    """The config-only provider speaks OpenAI's images API to whatever host the user names."""
+    config.set("image_gen.openai_compatible.model", "flux-local")
+    hn.imagine("a lighthouse", backend="openai-compatible", aspect_ratio="square", no_cache=True)
+    checked = _validated(emu, "openai-compatible")
+    assert ("openai", "/v1/images/generations") in checked
+
+
+def test_deepinfra_images_request_and_answer_match_openais_document(emu: Emulator) -> None:
+    hn.imagine("a lighthouse", backend="deepinfra", aspect_ratio="square", no_cache=True)
+    checked = _validated(emu, "deepinfra")
+    assert ("openai", "/v1/images/generations") in checked
 
 
 def test_exa_search_and_contents_match_exas_document(emu: Emulator) -> None:

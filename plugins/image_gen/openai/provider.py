@@ -67,6 +67,17 @@ class OpenAIImageProvider(ImageGenProvider):
     def default_model(self) -> str:
         return DEFAULT_MODEL
 
+    def estimate_usd(self, model: str, aspect_ratio: str, options: dict[str, Any]) -> float | None:
+        """The list price of one image at this tier and size: a landscape medium image is $0.08."""
+        try:
+            _, tier = _api_model(model)
+        except errors.HermesError:
+            return None
+        quality = str(options.get("quality") or tier or "")
+        size = str(options.get("size") or SIZES.get(aspect_ratio, ""))
+        cost = _estimate_cost(quality, size)
+        return None if cost is None else float(cost["usd"])
+
     def _generate(self, request: ImageRequest) -> dict[str, Any]:
         api_model, quality = _api_model(request.model)
         key = self.api_key()
