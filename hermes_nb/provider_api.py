@@ -73,6 +73,7 @@ from hermes_nb.plugins.image_provider import (
     configured_model,
     error_response,
     error_response_for,
+    first_item,
     reference_sources,
     resolve_aspect_ratio,
     save_b64_image,
@@ -185,6 +186,7 @@ __all__ = [
     "answer_or_error",
     "reference_sources",
     "read_image_source",
+    "first_item",
     # videos
     "VideoGenProvider",
     "VideoRequest",

@@ -65,6 +65,7 @@ __all__ = [
     "ERROR_TYPES",
     "error_type_for",
     "error_from_envelope",
+    "first_item",
 ]
 
 _PREFIX_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -268,6 +269,22 @@ class ImageGenProvider(abc.ABC):
         """The answer's JSON object, or ``PARSE_ERROR`` naming this provider."""
         return json_object(response, self.name, self.display_name)
 
+    def post_bearer(
+        self, path: str, body: dict[str, Any], request: ImageRequest, *, error_map: ErrorMap | None = None
+    ) -> dict[str, Any]:
+        """POST ``body`` as JSON to ``path`` under ``base_url()`` with the key as a Bearer token (sent
+        once: billed when started), within the request's timeout; the answer's JSON object."""
+        response = self.send(
+            "POST",
+            f"{self.base_url()}{path}",
+            json=body,
+            headers={"Authorization": f"Bearer {self.api_key()}"},
+            timeout=request.timeout_s,
+            error_map=error_map,
+        )
+        return self.json_answer(response)
+
+
     def answer(self, request: ImageRequest, image: str | Path, **extra: Any) -> dict[str, Any]:
         """Hermes's success envelope for ``request``; ``extra`` keys never overwrite the core ones."""
         return success_response(
@@ -405,3 +422,7 @@ def configured_model(provider: str, default: str | None, *, env: str | None = No
     )
 
 
+def first_item(payload: dict[str, Any], key: str = "data") -> dict[str, Any]:
+    """The first object of ``payload[key]`` (OpenAI-style ``data: [{b64_json | url …}]``), or ``{}``."""
+    items = payload.get(key)
+    return items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}

@@ -77,6 +77,16 @@ class Call:
         scheme, _, token = auth.partition(" ")
         return token.strip() or None if scheme.lower() == "bearer" else None
 
+    def rejects_bearer(self) -> bool:
+        """True when the vendor would answer 401: an auth fault, no Bearer token, or the bad key."""
+        return self.rejects_token("bearer")
+
+    def rejects_token(self, scheme: str) -> bool:
+        """Like ``rejects_bearer`` for an ``Authorization: <scheme> <token>`` header (fal: ``Key``)."""
+        given, _, token = (self.header("authorization") or "").partition(" ")
+        key = token.strip() if given.lower() == scheme.lower() else ""
+        return self.auth_fail or not key or key == self.emu.BAD_KEY
+
 
 class Api(Protocol):
     """A vendor API served under ``/<name>``."""

@@ -30,6 +30,7 @@ EXPECTED = {
     # provider kit (issue 19): the image template, polled jobs, keys, JSON answers
     "ImageRequest", "PolledJob", "Backoff", "require_key", "key_configured",
     "json_object", "json_or_none", "retry_after_s", "vendor_error", "vendor_message",
+    "first_item",  # the first object of an OpenAI-style data list
     "errors",  # the error tree as a namespace, for providers that name many of its classes
     # video generation (issue 21)
     "VideoGenProvider", "VideoRequest", "OpenAICompatibleVideoGenProvider", "save_b64_video",

@@ -32,8 +32,7 @@ class DeepInfraApi:
     def handle(self, call: Call) -> Response:
         if call.subpath != "/images/generations" or call.request.method != "POST":
             return _detail(404, "Not Found")
-        key = call.bearer()
-        if call.auth_fail or not key or key == call.emu.BAD_KEY:
+        if call.rejects_bearer():
             return _detail(401, "Unauthorized: invalid or missing API token")
         params = call.request.json
         if not isinstance(params, dict) or not isinstance(params.get("prompt"), str) or not params["prompt"]:

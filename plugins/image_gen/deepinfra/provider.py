@@ -17,6 +17,7 @@ from hermes_nb.provider_api import (
     HermesError,
     ImageGenProvider,
     ImageRequest,
+    first_item,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -48,20 +49,10 @@ class DeepInfraImageProvider(ImageGenProvider):
         return [{"id": DEFAULT_MODEL, "display": "FLUX.1 [schnell]", "price": price}]
 
     def _generate(self, request: ImageRequest) -> dict[str, Any]:
-        key = self.api_key()
         size = str(request.options.get("size") or SIZES[request.aspect_ratio]).lower().replace("×", "x")
         body = {"model": request.model, "prompt": request.prompt, "size": size, "n": 1}
-        response = self.send(
-            "POST",
-            f"{self.base_url()}/images/generations",
-            json=body,
-            headers={"Authorization": f"Bearer {key}"},
-            timeout=request.timeout_s,
-            error_map=_error_for,
-        )
-        payload = self.json_answer(response)
-        items = payload.get("data")
-        first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+        payload = self.post_bearer("/images/generations", body, request, error_map=_error_for)
+        first = first_item(payload)
         short = request.model.split("/", 1)[-1].replace(":", "_")
         if first.get("b64_json"):
             image = str(save_b64_image(str(first["b64_json"]), prefix=f"deepinfra_{short}"))

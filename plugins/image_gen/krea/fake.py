@@ -54,8 +54,7 @@ class KreaApi:
         return _message(status, f"Emulated error {status}")
 
     def handle(self, call: Call) -> Response:
-        key = call.bearer()
-        if call.auth_fail or not key or key == call.emu.BAD_KEY:
+        if call.rejects_bearer():
             return _message(401, "Invalid API token")
         parts = [p for p in call.subpath.split("/") if p]
         method = call.request.method

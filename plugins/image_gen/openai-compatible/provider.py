@@ -25,6 +25,7 @@ from hermes_nb.provider_api import (
     ProviderError,
     ProviderNotConfiguredError,
     config,
+    first_item,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -108,8 +109,7 @@ class OpenAICompatibleImageProvider(ImageGenProvider):
             error_map=_error_for,
         )
         payload = _answer(response)
-        items = payload.get("data")
-        first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+        first = first_item(payload)
         if first.get("b64_json"):
             image = str(
                 save_b64_image(str(first["b64_json"]), prefix="openai_compatible",

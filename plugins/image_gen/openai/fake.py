@@ -102,12 +102,7 @@ class OpenAIApi:
             params: dict[str, Any] = dict(fields)
             sources = [data for name, data in files if name in ("image", "image[]")]
             if not sources:
-                return self._err(
-                    400,
-                    "Missing required parameter: 'image'.",
-                    code="missing_required_parameter",
-                    param="image",
-                )
+                return self._missing("image")
             if len(sources) > 16:
                 return self._err(400, "Too many images: at most 16 are allowed.", param="image")
             for index, data in enumerate(sources, start=1):
@@ -124,6 +119,14 @@ class OpenAIApi:
             return self._err(400, "We could not parse the JSON body of your request.")
         return self._generate(call, params, sources)
 
+    def _invalid(self, param: str, value: str, supported: str) -> Response:
+        return self._err(400, f"Invalid value: '{value}'. Supported values are: {supported}.",
+                         code="invalid_value", param=param)  # fmt: skip
+
+    def _missing(self, param: str) -> Response:
+        return self._err(400, f"Missing required parameter: '{param}'.", code="missing_required_parameter",
+                         param=param)  # fmt: skip
+
     def _generate(self, call: Call, params: dict[str, Any], sources: list[bytes]) -> Response:
         emu = call.emu
         model = str(params.get("model") or "dall-e-2")  # the API's own default when model is omitted
@@ -136,12 +139,7 @@ class OpenAIApi:
             )
         prompt = params.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
-            return self._err(
-                400,
-                "Missing required parameter: 'prompt'.",
-                code="missing_required_parameter",
-                param="prompt",
-            )
+            return self._missing("prompt")
         if len(prompt) > 32000:
             return self._err(
                 400, "Invalid 'prompt': string too long.", code="string_above_max_length", param="prompt"
@@ -184,20 +182,10 @@ class OpenAIApi:
         if quality not in ("auto", "low", "medium", "high") and not (
             legacy and quality in ("standard", "hd")
         ):
-            return self._err(
-                400,
-                f"Invalid value: '{quality}'. Supported values are: 'low', 'medium', 'high', and 'auto'.",
-                code="invalid_value",
-                param="quality",
-            )
+            return self._invalid("quality", quality, "'low', 'medium', 'high', and 'auto'")
         fmt = str(params.get("output_format") or "png")
         if fmt not in ("png", "jpeg", "webp"):
-            return self._err(
-                400,
-                f"Invalid value: '{fmt}'. Supported values are: 'png', 'jpeg', and 'webp'.",
-                code="invalid_value",
-                param="output_format",
-            )
+            return self._invalid("output_format", fmt, "'png', 'jpeg', and 'webp'")
         background = str(params.get("background") or "auto")
         if background == "transparent" and (model.startswith("gpt-image-2") or fmt == "jpeg"):
             return self._err(

@@ -11,6 +11,7 @@ from hermes_nb.provider_api import (
     ImageGenProvider,
     ImageRequest,
     errors,
+    first_item,
     json_or_none,
     save_b64_image,
     vendor_error,
@@ -101,8 +102,7 @@ class OpenAIImageProvider(ImageGenProvider):
             url = f"{base}/images/generations"
         response = self.send("POST", url, error_map=_error_for, **sent)
         payload = self.json_answer(response)
-        items = payload.get("data")
-        first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+        first = first_item(payload)
         if first.get("b64_json"):
             image = str(
                 save_b64_image(

@@ -15,6 +15,7 @@ from hermes_nb.provider_api import (
     InvalidInputError,
     ProviderAuthError,
     config,
+    first_item,
     json_or_none,
     read_image_source,
     save_b64_image,
@@ -70,7 +71,6 @@ class XAIImageProvider(ImageGenProvider):
         model, sources, options = request.model, request.references, request.options
         if model in RETIRED:
             raise InvalidInputError(f"xAI retired {model}; use {RETIRED[model]} instead")
-        key = self.api_key()
         body: dict[str, Any] = {
             "model": model,
             "prompt": request.prompt,
@@ -92,17 +92,8 @@ class XAIImageProvider(ImageGenProvider):
                 body["images"] = images
             path = "/images/edits"
         # Billed once started: the POST is not retried after it was sent.
-        response = self.send(
-            "POST",
-            f"{self.base_url()}{path}",
-            json=body,
-            headers={"Authorization": f"Bearer {key}"},
-            timeout=request.timeout_s,
-            error_map=_error_for,
-        )
-        payload = self.json_answer(response)
-        items = payload.get("data")
-        first = items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+        payload = self.post_bearer(path, body, request, error_map=_error_for)
+        first = first_item(payload)
         if first.get("b64_json"):
             image = str(save_b64_image(str(first["b64_json"]), prefix=self.name, extension="jpg"))
         elif first.get("url"):

@@ -38,8 +38,7 @@ class FalVideoApi:
         return Response.json({"detail": f"Emulated error {status}"}, status)
 
     def handle(self, call: Call) -> Response:
-        scheme, _, key = (call.header("authorization") or "").partition(" ")
-        if call.auth_fail or scheme != "Key" or not key.strip() or key.strip() == call.emu.BAD_KEY:
+        if call.rejects_token("Key"):
             return Response.json({"detail": "Unauthorized"}, 401)
         parts = [p for p in call.subpath.split("/") if p]
         if "requests" in parts:

@@ -31,8 +31,7 @@ class ReplicateVideoApi:
         return _problem(status, "Emulated error", f"status {status}")
 
     def handle(self, call: Call) -> Response:
-        key = call.bearer()
-        if call.auth_fail or not key or key == call.emu.BAD_KEY:
+        if call.rejects_bearer():
             return _problem(401, "Unauthenticated", "You did not pass a valid authentication token")
         parts = [p for p in call.subpath.split("/") if p]
         method, emu = call.request.method, call.emu

@@ -44,8 +44,7 @@ class XaiVideoApi:
         return response
 
     def handle(self, call: Call) -> Response:
-        key = call.bearer()
-        if call.auth_fail or not key or key == call.emu.BAD_KEY:
+        if call.rejects_bearer():
             return _error("Incorrect API key provided: check your key at console.x.ai", 401)
         parts = [p for p in call.subpath.split("/") if p]
         if parts == ["videos", "generations"] and call.request.method == "POST":
