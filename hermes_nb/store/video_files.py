@@ -16,6 +16,8 @@ import base64
 import binascii
 import hashlib
 import io
+import json
+import logging
 import os
 import re
 import tempfile
@@ -41,10 +43,21 @@ __all__ = [
     "probe",
     "poster_frame",
     "sha256_file",
+    "write_provenance",
+    "read_tag",
+    "MAX_REMUX_BYTES",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: Size cap of one video (Hermes's ``save_url_video`` limit).
 MAX_VIDEO_BYTES = 200 * 1024 * 1024
+#: Largest file whose container metadata ``write_provenance`` rewrites (a remux reads it all).
+MAX_REMUX_BYTES = 512 * 1024 * 1024
+#: Longest title written into a file's metadata (the prompt, cut).
+TITLE_CHARS = 120
+#: Longest JSON written into a file's ``comment`` metadata (MP4 tags have no practical limit).
+COMMENT_CHARS = 16_000
 #: Longest edge of the poster-frame thumbnail a notebook embeds (a few KB of JPEG).
 POSTER_PX = 192
 
@@ -183,6 +196,96 @@ def poster_frame(path: str | Path, *, max_px: int = POSTER_PX) -> bytes | None:
     out = io.BytesIO()
     image.convert("RGB").save(out, format="JPEG", quality=70)
     return out.getvalue()
+
+
+_MUXERS = {"mp4": "mp4", "mov": "mov", "webm": "webm", "mkv": "matroska"}
+
+
+def _metadata(provenance: dict[str, str]) -> dict[str, str]:
+    """Container tags for ``provenance``: ``comment`` the compact JSON, ``title`` the prompt, cut."""
+    comment = json.dumps(provenance, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    if len(comment) > COMMENT_CHARS:
+        raise ValueError(f"provenance JSON is {len(comment)} characters, more than {COMMENT_CHARS}")
+    tags = {"comment": comment}
+    title = " ".join(str(provenance.get("prompt") or "").split())
+    if title:
+        tags["title"] = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+    return tags
+
+
+def _remux(av: Any, source: Path, target: Path, muxer: str, tags: dict[str, str]) -> None:
+    """Copy every stream's packets from ``source`` to ``target`` (no re-encoding), with ``tags``."""
+    with av.open(str(source)) as src, av.open(str(target), "w", format=muxer) as dst:
+        mapping: dict[int, Any] = {}
+        for stream in src.streams:
+            if stream.type not in ("video", "audio", "subtitle"):
+                continue
+            copy = (
+                dst.add_stream_from_template(stream)
+                if hasattr(dst, "add_stream_from_template")
+                else dst.add_stream(template=stream)
+            )
+            mapping[stream.index] = copy
+        if not mapping or not src.streams.video:
+            raise ValueError("no video stream to copy")
+        kept = {k: v for k, v in src.metadata.items() if k.lower() not in tags}
+        dst.metadata.update({**kept, **tags})
+        for packet in src.demux(*[s for s in src.streams if s.index in mapping]):
+            if packet.dts is None:  # the demuxer's flush packet: nothing to copy
+                continue
+            packet.stream = mapping[packet.stream.index]
+            dst.mux(packet)
+
+
+def read_tag(metadata: Any, key: str) -> str | None:
+    """A container tag by name, whatever its case (Matroska reads tags back upper-cased)."""
+    for name, value in dict(metadata).items():
+        if str(name).lower() == key.lower():
+            return str(value)
+    return None
+
+
+def write_provenance(path: str | Path, provenance: dict[str, str]) -> bool:
+    """Write ``provenance`` into the video's container metadata; True when the file now carries it.
+
+    The file is remuxed with PyAV (stream copy, never re-encoded) into a temporary file beside it,
+    tagged (``comment``: the compact JSON of ``provenance``; ``title``: the prompt, cut), and renamed
+    over the original. False — the file untouched, never partial — without the ``video`` extra, for a
+    file larger than ``MAX_REMUX_BYTES``, a container PyAV cannot remux, or any other failure.
+    """
+    source = Path(path)
+    try:
+        if not source.is_file() or source.stat().st_size > MAX_REMUX_BYTES:
+            return False
+        with source.open("rb") as handle:
+            muxer = _MUXERS[sniff_video(handle.read(64)).extension]
+        tags = _metadata({str(k): str(v) for k, v in provenance.items()})
+    except (OSError, ValueError, ParseError) as exc:
+        logger.debug("provenance not written into %s: %s", source.name, exc)
+        return False
+    av = _av()
+    if av is None:
+        return False
+    try:  # a read-only folder (a shared cassette's) cannot take the copy: the file stays as it is
+        fd, tmp = tempfile.mkstemp(dir=source.parent, prefix=".partial-", suffix=source.suffix)
+        os.close(fd)
+    except OSError as exc:
+        logger.debug("provenance not written into %s: %s", source.name, exc)
+        return False
+    try:
+        _remux(av, source, Path(tmp), muxer, tags)
+        with av.open(tmp) as check:  # the copy must read back before it replaces the original
+            if read_tag(check.metadata, "comment") != tags["comment"] or not check.streams.video:
+                raise ValueError("the remuxed file does not carry the provenance")
+        os.replace(tmp, source)
+    except Exception as exc:  # any failure leaves the original as it was
+        Path(tmp).unlink(missing_ok=True)
+        logger.debug("provenance not written into %s: %s", source.name, exc)
+        return False
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
 
 
 def sha256_file(path: str | Path) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_nb import config
+from hermes_nb._version import __version__
 from hermes_nb.errors import HermesError, InvalidInputError, ProviderError
 from hermes_nb.plugins.contracts import check_video_envelope
 from hermes_nb.plugins.deadline import call_with_deadline, deadline_for
@@ -33,7 +34,7 @@ from hermes_nb.plugins.video_provider import (
 )
 from hermes_nb.store import ledger
 from hermes_nb.store.replay import call_mode, replay_path
-from hermes_nb.store.video_files import probe, sha256_file, videos_cache_dir, write_video
+from hermes_nb.store.video_files import probe, sha256_file, videos_cache_dir, write_provenance, write_video
 from hermes_nb.videos.caching import estimate_usd, lookup, remember, replay_wanted, stored, video_request
 from hermes_nb.videos.results import VideoResult, poster_path
 from hermes_nb.videos.selection import capabilities_of, resolve_video_provider
@@ -143,6 +144,18 @@ def plan_video(
     )  # fmt: skip
 
 
+def file_provenance(
+    prompt: str, provider: str, model: str, seed: int | None, cost: dict[str, Any] | None
+) -> dict[str, str]:
+    """What a generated file carries in its own metadata: prompt, model, seed, provider, cost, maker."""
+    fields = {"prompt": prompt, "provider": provider, "model": model, "generator": f"hermes_nb {__version__}"}
+    if seed is not None:
+        fields["seed"] = str(seed)
+    if cost and isinstance(cost.get("usd"), (int, float)):
+        fields["cost_usd"] = f"{float(cost['usd']):.4f}" + (" (estimated)" if cost.get("estimated") else "")
+    return {key: value for key, value in fields.items() if value}
+
+
 def _generate(
     provider: VideoGenProvider, request: dict[str, Any], *, image_url: str | None, options: dict[str, Any]
 ) -> VideoResult:
@@ -170,18 +183,22 @@ def _generate(
     timeout = float(config.get("video_gen.timeout", 600.0))
     path = _materialise(envelope["video"], prefix=name, timeout=timeout)
     _keep_thumbnail(envelope, path)
-    info = probe(path)
     cost = envelope.get("cost") if isinstance(envelope.get("cost"), dict) else None
     if cost is None:  # the provider's listed price, marked as an estimate
         usd = estimate_usd(
             provider, int(envelope.get("duration") or 0) or request["duration"], request["model"]
         )
         cost = None if usd is None else {"usd": usd, "estimated": True}
+    model = str(envelope.get("model") or request["model"] or "")
+    seed = envelope["seed"] if isinstance(envelope.get("seed"), int) else request["seed"]
+    # Into the file itself where the container allows (before its hash is taken); always into the store.
+    write_provenance(path, file_provenance(request["prompt"], name, model, seed, cost))
+    info = probe(path)
     return VideoResult(
         path=path,
         prompt=request["prompt"],
         provider=name,
-        model=str(envelope.get("model") or request["model"] or ""),
+        model=model,
         aspect_ratio=str(envelope.get("aspect_ratio") or request["aspect_ratio"] or ""),
         resolution=str(envelope.get("resolution") or request["resolution"] or ""),
         sha256=sha256_file(path),
@@ -190,7 +207,7 @@ def _generate(
         width=info.width,
         height=info.height,
         duration=int(envelope.get("duration") or 0) or request["duration"],
-        seed=envelope["seed"] if isinstance(envelope.get("seed"), int) else request["seed"],
+        seed=seed,
         negative_prompt=request["negative_prompt"],
         audio=request["audio"],
         image=request["image"],
