@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_nb import config
 from hermes_nb.plugins.registry import image_providers
 
 HERMES_NAME = "agent.image_gen_registry"
@@ -19,17 +18,6 @@ def get_provider(name: object) -> Any:
     return image_providers.get(name)
 
 
-def _is_available(provider: Any) -> bool:
-    try:
-        return bool(provider.is_available())
-    except Exception:  # Hermes treats a failing availability check as unavailable
-        return False
-
-
 def get_active_provider() -> Any:
     """``image_gen.provider`` when set (even if unavailable), else the only available provider."""
-    configured = config.get("image_gen.provider")
-    if configured:
-        return image_providers.get(configured)
-    available = [p for p in image_providers.list() if _is_available(p)]
-    return available[0] if len(available) == 1 else None
+    return image_providers.active()

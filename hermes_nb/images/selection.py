@@ -31,14 +31,6 @@ _KEYS_SHOWN = 3
 _CHOOSE_HINT = 'choose one with hn.config.set("image_gen.provider", "<name>") or %hermes use image <name>'
 
 
-def _available(provider: ImageGenProvider) -> bool:
-    try:
-        return bool(provider.is_available())
-    except Exception as exc:  # a plugin's availability probe must not break selection
-        log.warning("image provider %r: is_available() raised %s", provider.name, exc)
-        return False
-
-
 def _setup_hint(provider: ImageGenProvider) -> str:
     return setup_hint(provider, image_providers.owner(normalize_name(provider.name)))
 
@@ -63,13 +55,13 @@ def resolve_image_provider(backend: str | None = None) -> ImageGenProvider:
                 f"no image provider named {name!r} ({source}); registered: {registered}",
                 provider=name,
             )
-        if not _available(provider):
+        if not image_providers.available(provider):
             raise ProviderNotConfiguredError(
                 f"image provider {name!r} ({source}) is not available: {_setup_hint(provider)}",
                 provider=name,
             )
         return provider
-    ready = [p for p in image_providers.list() if _available(p)]
+    ready = [p for p in image_providers.list() if image_providers.available(p)]
     available = [p for p in ready if p.auto_select]
     if len(available) == 1:
         return available[0]
@@ -93,7 +85,7 @@ def _none_available() -> ProviderNotConfiguredError:
     )
     shown = ", ".join(keys[:_KEYS_SHOWN] + (["…"] if len(keys) > _KEYS_SHOWN else []))
     key = f"set a key ({shown})" if shown else "set a provider's key"
-    by_name = [p.name for p in providers if not p.auto_select and _available(p)]
+    by_name = [p.name for p in providers if not p.auto_select and image_providers.available(p)]
     named = "".join(f"; {name}: set up, but chosen only by name (backend='{name}')" for name in by_name)
     return ProviderNotConfiguredError(
         f"no image provider is available: {key} with hn.config.set_key(NAME, getpass()), or work offline "
@@ -117,7 +109,7 @@ def describe_image_providers() -> list[dict[str, Any]]:
             schema = provider.get_setup_schema() or {}
         except Exception:
             models, schema = [], {}
-        available = _available(provider)
+        available = image_providers.available(provider)
         rows.append(
             {
                 "name": name,

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from hermes_nb import config
 from hermes_nb._services import services
 from hermes_nb._state import on_reset
 from hermes_nb.plugins.image_provider import ImageGenProvider
@@ -134,6 +135,24 @@ class ProviderRegistry(Generic[P]):
 
     def names(self) -> builtins.list[str]:
         return [normalize_name(p.name) for p in self.list()]
+
+    def available(self, provider: P) -> bool:
+        """``provider.is_available()``; a probe that raises counts as unavailable (logged): a plugin's
+        check never breaks selection, a listing or Hermes's registry functions."""
+        try:
+            return bool(provider.is_available())
+        except Exception as exc:
+            log.warning("%s provider %r: is_available() raised %s", self.kind, provider.name, exc)
+            return False
+
+    def active(self) -> P | None:
+        """Hermes's ``get_active_provider``: the provider ``<kind>.provider`` names (even when it is not
+        available), else the only available one, else None."""
+        configured = config.get(f"{self.kind}.provider")
+        if configured:
+            return self.get(configured)
+        ready = [p for p in self.list() if self.available(p)]
+        return ready[0] if len(ready) == 1 else None
 
     def clear(self) -> None:
         with self._lock:

@@ -25,14 +25,6 @@ log = logging.getLogger(__name__)
 _CHOOSE_HINT = 'choose one with hn.config.set("video_gen.provider", "<name>") or video(..., backend="<name>")'
 
 
-def _available(provider: VideoGenProvider) -> bool:
-    try:
-        return bool(provider.is_available())
-    except Exception as exc:  # a plugin's availability probe must not break selection
-        log.warning("video provider %r: is_available() raised %s", provider.name, exc)
-        return False
-
-
 def _hint(provider: VideoGenProvider) -> str:
     return setup_hint(provider, video_providers.owner(normalize_name(provider.name)))
 
@@ -50,12 +42,12 @@ def resolve_video_provider(backend: str | None = None) -> VideoGenProvider:
             raise ProviderNotFoundError(
                 f"no video provider named {name!r} ({source}); registered: {registered}", provider=name
             )
-        if not _available(provider):
+        if not video_providers.available(provider):
             raise ProviderNotConfiguredError(
                 f"video provider {name!r} ({source}) is not available: {_hint(provider)}", provider=name
             )
         return provider
-    available = [p for p in video_providers.list() if _available(p)]
+    available = [p for p in video_providers.list() if video_providers.available(p)]
     if len(available) == 1:
         return available[0]
     if not available:
@@ -92,7 +84,7 @@ def describe_video_providers() -> list[dict[str, Any]]:
             default = provider.default_model()
         except Exception:
             models, schema, default = [], {}, None
-        available = _available(provider)
+        available = video_providers.available(provider)
         caps = capabilities_of(provider)
         rows.append(
             {
