@@ -163,21 +163,31 @@ def asearch_many(
     refresh: bool = False,
 ) -> AsyncBatch:
     """Async twin of ``search_many``: ``await`` it for the result, or ``async for index, result in …``."""
-    todo = list(queries)
-    rate, bound = _limits("search", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
-    one = functools.partial(_asearch_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh)
+    kw: dict[str, Any] = {"limit": limit, "backend": backend, "no_cache": no_cache, "refresh": refresh}
+    return _async_twin(
+        "search", list(queries), functools.partial(_asearch_one, **kw), functools.partial(_search_one, **kw),
+        backend=backend, concurrency=concurrency, mode=call_mode(no_cache=no_cache, refresh=refresh),
+        progress=progress, as_frame=as_frame, job=job, rows=_search_rows, columns=SEARCH_COLUMNS,
+        decode=search_result_from_record,
+    )  # fmt: skip
+
+
+def _async_twin(
+    capability: str, todo: list[Any], one: Any, sync_one: Any, *, backend: str | None, concurrency: int,
+    mode: Mode, progress: bool | None, as_frame: bool, job: str | None, rows: Any, columns: Any, decode: Any,
+) -> AsyncBatch:  # fmt: skip
+    """The ``AsyncBatch`` of an async twin: ``one`` as tasks when the provider has an async path,
+    else ``sync_one`` on the pooled threads; the mode is computed once by the caller."""
+    rate, bound = _limits(capability, backend, concurrency, mode)
 
     def result(values: list[Any]) -> Any:
-        batch = BatchResult(values, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
+        batch = BatchResult(values, items=todo, rows=rows, columns=columns)
         return batch.to_pandas() if as_frame else batch
 
-    mode = call_mode(no_cache=no_cache, refresh=refresh)
-    sync = None if _has_async_path("search", backend, mode) else functools.partial(
-        _search_one, limit=limit, backend=backend, no_cache=no_cache, refresh=refresh
-    )  # fmt: skip
+    sync = None if _has_async_path(capability, backend, mode) else sync_one
     return AsyncBatch(
-        one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=search_result_from_record,
-        view=view_for("search", progress, todo, _search_rows, SEARCH_COLUMNS, as_frame, rate.provider),
+        one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=decode,
+        view=view_for(capability, progress, todo, rows, columns, as_frame, rate.provider),
         result=result, sync_func=sync,
     )  # fmt: skip
 
@@ -254,22 +264,12 @@ def aextract_many(
     refresh: bool = False,
 ) -> AsyncBatch:
     """Async twin of ``extract_many``: ``await`` it for the result, or ``async for index, result in …``."""
-    todo = list(urls)
-    rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
-    one = functools.partial(
-        _aextract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
-    )
-
-    def result(values: list[Any]) -> Any:
-        batch = BatchResult(values, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
-        return batch.to_pandas() if as_frame else batch
-
-    mode = call_mode(no_cache=no_cache, refresh=refresh)
-    sync = None if _has_async_path("extract", backend, mode) else functools.partial(
-        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
-    )  # fmt: skip
-    return AsyncBatch(
-        one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=extract_result_from_record,
-        view=view_for("extract", progress, todo, _extract_rows, EXTRACT_COLUMNS, as_frame, rate.provider),
-        result=result, sync_func=sync,
+    kw: dict[str, Any] = {
+        "backend": backend, "max_chars": max_chars, "no_cache": no_cache, "refresh": refresh,
+    }  # fmt: skip
+    return _async_twin(
+        "extract", list(urls), functools.partial(_aextract_one, **kw), functools.partial(_extract_one, **kw),
+        backend=backend, concurrency=concurrency, mode=call_mode(no_cache=no_cache, refresh=refresh),
+        progress=progress, as_frame=as_frame, job=job, rows=_extract_rows, columns=EXTRACT_COLUMNS,
+        decode=extract_result_from_record,
     )  # fmt: skip
