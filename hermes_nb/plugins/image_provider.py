@@ -34,12 +34,10 @@ from hermes_nb.plugins.image_envelopes import (
     resolve_aspect_ratio,
     success_response,
 )
-from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
-from hermes_nb.plugins.vendor_answers import json_object
+from hermes_nb.plugins.media_provider import MediaProvider, configured_model
 from hermes_nb.store.image_files import DISPLAY_THUMBNAIL, decode_b64, remember_verified, verify_image
 
 if TYPE_CHECKING:  # httpx and the client load on the first request, not with the plugin system
-    import httpx
 
     from hermes_nb.net.http_client import ErrorMap
 
@@ -72,7 +70,7 @@ _PREFIX_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _EXTENSIONS = {"png", "jpg", "jpeg", "webp", "gif"}
 
 
-class ImageGenProvider(abc.ABC):
+class ImageGenProvider(MediaProvider, abc.ABC):
     """Base class of every image provider: Hermes's contract plus what hermes_nb reads, declared here.
 
     Metadata is class attributes; a Hermes-style plugin may define ``name`` or ``display_name`` as a
@@ -82,25 +80,11 @@ class ImageGenProvider(abc.ABC):
     take, and turns a ``HermesError`` into Hermes's error envelope.
     """
 
-    # -- what the SDK reads (every name here is part of the contract; defaults are Hermes's) --
-    #: ``"commercial"`` (needs a key) or ``"local"``; empty: derived from the setup schema's keys.
-    tier: str = ""
-    #: Other names ``image_gen.provider`` / ``backend=`` accept for this provider.
-    aliases: tuple[str, ...] = ()
-    #: Where to get a key or read the docs (listings, the "needs an API key" error).
-    docs_url: str = ""
-    #: The environment variable(s) holding the API key; empty: no key (``is_available`` is True).
-    key_env: KeyEnv = ""
-    #: Read before ``image_gen.<name>.model`` when the model is chosen (e.g. ``OPENAI_IMAGE_MODEL``).
-    model_env: str = ""
-    #: The vendor's endpoint; ``image_gen.<name>.base_url`` overrides it (the emulator sets that).
-    default_base_url: str = ""
-    #: How it is billed, for listings; empty: the default model's ``price`` from ``list_models``.
-    price_note: str = ""
-    #: ``get_setup_schema``: a short badge (``paid``, ``local``), a one-line tag, an install/setup hint.
-    badge: str = ""
-    tag: str = ""
-    install_hint: str = ""
+    # -- what the SDK reads (every name here is part of the contract; defaults are Hermes's). The
+    # metadata both media kinds share (tier, aliases, docs_url, key_env, model_env, default_base_url,
+    # price_note, badge, tag, install_hint) is declared on ``MediaProvider``; for images an empty
+    # ``price_note`` means the default model's ``price`` from ``list_models``.
+    section = "image_gen"
     #: ``capabilities``: reference images accepted (0: text-to-image only), and hermes_nb's option
     #: flags; ``None`` leaves the key out (the SDK then reads its default: seed yes, negative no).
     max_reference_images: int = 0
@@ -126,27 +110,9 @@ class ImageGenProvider(abc.ABC):
     def name(self) -> str:
         """Stable id, the value of ``image_gen.provider`` (lowercase): a class attribute or a property."""
 
-    @property
-    def display_name(self) -> str:
-        return self.name.title()
-
-    def is_available(self) -> bool:
-        """Cheap and offline: a provider with ``key_env`` is available once its key is set."""
-        return key_configured(self.key_env) if key_names(self.key_env) else True
-
-    def list_models(self) -> list[dict[str, Any]]:
-        return []
-
     def default_model(self) -> str | None:
         models = self.list_models()
         return models[0]["id"] if models else None
-
-    def resolve_model(self, model: str | None = None) -> str | None:
-        """Argument → ``model_env`` → ``image_gen.<name>.model`` → ``image_gen.model`` → the default."""
-        if model:
-            return str(model)
-        chosen = configured_model(self.name.strip().lower(), self.default_model(), env=self.model_env or None)
-        return str(chosen) if chosen else None
 
     def estimate_usd(self, model: str, aspect_ratio: str, options: dict[str, Any]) -> float | None:
         """The price of one image of ``model`` at ``aspect_ratio`` before it is asked for (USD), or None.
@@ -156,21 +122,6 @@ class ImageGenProvider(abc.ABC):
         price recorded for the model, then to the one ``list_models`` shows.
         """
         return None
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        """Hermes's shape, built from ``display_name``, ``badge``, ``tag``, ``key_env``, ``docs_url``."""
-        schema: dict[str, Any] = {
-            "name": self.display_name,
-            "badge": self.badge,
-            "tag": self.tag,
-            "env_vars": [
-                {"key": key, "prompt": f"{self.display_name} API key", "url": self.docs_url}
-                for key in key_names(self.key_env)
-            ],
-        }
-        if self.install_hint:
-            schema["install"] = self.install_hint
-        return schema
 
     def capabilities(self) -> dict[str, Any]:
         """Hermes's keys (``modalities``, ``max_reference_images``) plus, optionally, hermes_nb's
@@ -245,30 +196,6 @@ class ImageGenProvider(abc.ABC):
                 details={"error_type": "too_many_references"},
             )
 
-    # -- helpers for bundled providers --
-    def api_key(self) -> str:
-        """The key from ``key_env``, or the standard "needs an API key" error naming the fix."""
-        return require_key(self.name, self.key_env, self.display_name, self.docs_url)
-
-    def base_url(self) -> str:
-        """``image_gen.<name>.base_url`` or ``default_base_url``, without a trailing slash."""
-        return str(config.get(f"image_gen.{self.name}.base_url") or self.default_base_url).rstrip("/")
-
-    def send(self, method: str, url: str, *, error_map: ErrorMap | None = None, **kw: Any) -> httpx.Response:
-        """One request through the shared client (retries, limits, redaction), errors by ``error_map``.
-
-        A POST starts paid work: once it may have reached the vendor it is never sent again
-        (``RETRY_UNSENT``), unless ``retry=`` says otherwise; other methods retry as usual.
-        """
-        from hermes_nb.net.http_client import RETRY_UNSENT, get_client
-
-        kw.setdefault("retry", RETRY_UNSENT if method.upper() == "POST" else True)
-        return get_client(self.name).request(method, url, error_map=error_map, **kw)
-
-    def json_answer(self, response: httpx.Response) -> dict[str, Any]:
-        """The answer's JSON object, or ``PARSE_ERROR`` naming this provider."""
-        return json_object(response, self.name, self.display_name)
-
     def post_bearer(
         self, path: str, body: dict[str, Any], request: ImageRequest, *, error_map: ErrorMap | None = None
     ) -> dict[str, Any]:
@@ -301,8 +228,6 @@ class ImageGenProvider(abc.ABC):
         """The error for an answer without an image (Hermes's ``error_type`` ``empty_response``)."""
         return ProviderError(message, provider=self.name, details={"error_type": "empty_response"})
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} name={self.name!r}>"
 
 
 @dataclass(frozen=True)
@@ -407,19 +332,6 @@ def save_url_image(
 def reference_sources(image_url: str | None, reference_image_urls: list[str] | None) -> list[str]:
     """The images an edit starts from: Hermes's ``image_url`` first, then ``reference_image_urls``."""
     return [s for s in [image_url, *(reference_image_urls or [])] if s]
-
-
-def configured_model(provider: str, default: str | None, *, env: str | None = None) -> str | None:
-    """A provider's model when none is passed: ``env`` var → ``image_gen.<provider>.model`` →
-    ``image_gen.model`` → ``default``."""
-    import os
-
-    return (
-        (os.environ.get(env, "").strip() if env else "")
-        or config.get(f"image_gen.{provider}.model")
-        or config.get("image_gen.model")
-        or default
-    )
 
 
 def first_item(payload: dict[str, Any], key: str = "data") -> dict[str, Any]:

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 from hermes_nb import config
 from hermes_nb.errors import ContentPolicyError, HermesError, InvalidInputError, ParseError, ProviderError
 from hermes_nb.plugins.image_envelopes import error_from_envelope, error_type_for
+from hermes_nb.plugins.media_provider import MediaProvider
 from hermes_nb.plugins.polled_job import Backoff, PolledJob
-from hermes_nb.plugins.provider_keys import KeyEnv, key_configured, key_names, require_key
-from hermes_nb.plugins.vendor_answers import json_object, json_or_none, vendor_error
+from hermes_nb.plugins.provider_keys import KeyEnv
+from hermes_nb.plugins.vendor_answers import json_or_none, vendor_error
 from hermes_nb.redaction import redact
 from hermes_nb.store.video_files import (
     MAX_VIDEO_BYTES,
@@ -34,7 +35,6 @@ from hermes_nb.store.video_files import (
 if TYPE_CHECKING:
     import httpx
 
-    from hermes_nb.net.http_client import ErrorMap
 
 __all__ = [
     "COMMON_ASPECT_RATIOS",
@@ -267,29 +267,18 @@ def _pick(value: Any, allowed: tuple[str, ...], default: str) -> str:
 # --------------------------------------------------------------------------- the base class
 
 
-class VideoGenProvider(abc.ABC):
+class VideoGenProvider(MediaProvider, abc.ABC):
     """Base class of every video provider: Hermes's contract plus what hermes_nb reads, declared here.
 
     Metadata and capabilities are class attributes; a Hermes-style plugin may define ``name`` as a
     ``@property`` and override ``capabilities()`` / ``generate()`` itself and keeps working unchanged.
     """
 
-    # -- what the SDK reads (defaults are Hermes's) --
-    tier: str = ""
-    aliases: tuple[str, ...] = ()
-    docs_url: str = ""
-    #: The environment variable(s) holding the API key; empty: no key (``is_available`` is True).
-    key_env: KeyEnv = ""
-    #: Read before ``video_gen.<name>.model`` when the model is chosen.
-    model_env: str = ""
-    #: The vendor's endpoint; ``video_gen.<name>.base_url`` overrides it (the emulator sets that).
-    default_base_url: str = ""
-    price_note: str = ""
+    # -- what the SDK reads (defaults are Hermes's); the metadata both media kinds share is declared
+    # on ``MediaProvider`` (tier, aliases, docs_url, key_env, model_env, default_base_url, badge …) --
+    section = "video_gen"
     #: US dollars per generated second, for estimates and budgets (None: unknown).
     price_per_second: float | None = None
-    badge: str = ""
-    tag: str = ""
-    install_hint: str = ""
     # -- capabilities (Hermes's keys; ``durations``/``accepts_seed`` are hermes_nb's additions) --
     modalities: tuple[str, ...] = ("text",)
     aspect_ratios: tuple[str, ...] = COMMON_ASPECT_RATIOS
@@ -315,48 +304,9 @@ class VideoGenProvider(abc.ABC):
     def name(self) -> str:
         """Stable id, the value of ``video_gen.provider`` (lowercase)."""
 
-    @property
-    def display_name(self) -> str:
-        return self.name.title()
-
-    def is_available(self) -> bool:
-        """Cheap and offline: a provider with ``key_env`` is available once its key is set."""
-        return key_configured(self.key_env) if key_names(self.key_env) else True
-
-    def list_models(self) -> list[dict[str, Any]]:
-        return []
-
     def default_model(self) -> str | None:
         models = self.list_models()
         return models[0].get("id") if models else None
-
-    def resolve_model(self, model: str | None = None) -> str | None:
-        """Argument → ``model_env`` → ``video_gen.<name>.model`` → ``video_gen.model`` → the default."""
-        import os
-
-        if model:
-            return str(model)
-        chosen = (
-            (os.environ.get(self.model_env, "").strip() if self.model_env else "")
-            or config.get(f"video_gen.{self.name.strip().lower()}.model")
-            or config.get("video_gen.model")
-            or self.default_model()
-        )
-        return str(chosen) if chosen else None
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        schema: dict[str, Any] = {
-            "name": self.display_name,
-            "badge": self.badge,
-            "tag": self.tag,
-            "env_vars": [
-                {"key": key, "prompt": f"{self.display_name} API key", "url": self.docs_url}
-                for key in key_names(self.key_env)
-            ],
-        }
-        if self.install_hint:
-            schema["install"] = self.install_hint
-        return schema
 
     def capabilities(self) -> dict[str, Any]:
         """Hermes's keys, built from the class attributes (plus ``durations`` and ``seed`` when declared)."""
@@ -434,25 +384,7 @@ class VideoGenProvider(abc.ABC):
         """The provider's own work for the template ``generate``: raise ``HermesError`` subclasses."""
         raise NotImplementedError(f"{type(self).__name__} must define _generate() or generate()")
 
-    # -- helpers for bundled providers --
-    def api_key(self) -> str:
-        """The key from ``key_env``, or the standard "needs an API key" error naming the fix."""
-        return require_key(self.name, self.key_env, self.display_name, self.docs_url)
-
-    def base_url(self) -> str:
-        """``video_gen.<name>.base_url`` or ``default_base_url``, without a trailing slash."""
-        return str(config.get(f"video_gen.{self.name}.base_url") or self.default_base_url).rstrip("/")
-
-    def send(self, method: str, url: str, *, error_map: ErrorMap | None = None, **kw: Any) -> httpx.Response:
-        """One request through the shared client; a POST (paid work) is never sent twice."""
-        from hermes_nb.net.http_client import RETRY_UNSENT, get_client
-
-        kw.setdefault("retry", RETRY_UNSENT if method.upper() == "POST" else True)
-        return get_client(self.name).request(method, url, error_map=error_map, **kw)
-
-    def json_answer(self, response: httpx.Response) -> dict[str, Any]:
-        return json_object(response, self.name, self.display_name)
-
+    # -- helpers for bundled providers (the key, base URL, client and JSON answer: ``MediaProvider``) --
     def job(
         self, what: str, request: VideoRequest, *, backoff: Backoff = Backoff(1.0, 1.5, 10.0)
     ) -> PolledJob:
@@ -476,9 +408,6 @@ class VideoGenProvider(abc.ABC):
 
     def no_video(self, message: str) -> ProviderError:
         return ProviderError(message, provider=self.name, details={"error_type": "empty_response"})
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} name={self.name!r}>"
 
 
 # --------------------------------------------------------------------------- OpenAI-compatible
