@@ -167,6 +167,18 @@ class HermesMagics(Magics):
     def _ns(self) -> dict[str, Any]:
         return self.shell.user_ns if self.shell is not None else {}
 
+    def _prompt(self, magic: str, words: list[str], cell: str | None, example: str) -> str:
+        """The prompt of a generating magic: the cell body (cell form) or the line's words, with
+        ``{{name}}`` filled in; a usage error when both are given or neither says anything."""
+        if cell is not None and words:
+            raise UsageError(
+                f"%%{magic} takes its prompt from the cell body; put only options on the first line"
+            )
+        prompt = self._fill(cell.strip() if cell is not None else _text(words))
+        if not prompt:
+            raise UsageError(f"%{magic} needs a prompt, e.g. %{magic} {example}")
+        return prompt
+
     def _fill(self, text: str) -> str:
         """``text`` with ``{{name}}`` filled from the notebook; a ``{{…}}`` expression is a usage error."""
         try:
@@ -301,14 +313,7 @@ class HermesMagics(Magics):
     def imagine(self, line: str, cell: str | None = None) -> Any:
         """Generate an image from a prompt. Cell form: the cell body is the prompt."""
         args = _parse(self.imagine, line)
-        if cell is not None and args.prompt:
-            raise UsageError(
-                "%%imagine takes its prompt from the cell body; put only options on the first line"
-            )
-        raw = cell.strip() if cell is not None else _text(args.prompt)
-        prompt = self._fill(raw)
-        if not prompt:
-            raise UsageError("%imagine needs a prompt, e.g. %imagine -a square a lighthouse at dusk")
+        prompt = self._prompt("imagine", args.prompt, cell, "-a square a lighthouse at dusk")
         from hermes_nb import images  # lazy: keeps %load_ext fast
 
         result = images.imagine(
@@ -353,13 +358,7 @@ class HermesMagics(Magics):
     def video(self, line: str, cell: str | None = None) -> Any:
         """Generate a video from a prompt, or animate an image (--from). Cell form: the body is the prompt."""
         args = _parse(self.video, line)
-        if cell is not None and args.prompt:
-            raise UsageError(
-                "%%video takes its prompt from the cell body; put only options on the first line"
-            )
-        prompt = self._fill(cell.strip() if cell is not None else _text(args.prompt))
-        if not prompt:
-            raise UsageError("%video needs a prompt, e.g. %video -d 4 waves rolling onto a beach at dusk")
+        prompt = self._prompt("video", args.prompt, cell, "-d 4 waves rolling onto a beach at dusk")
         from hermes_nb import videos  # lazy: keeps %load_ext fast
 
         result = videos.video(
