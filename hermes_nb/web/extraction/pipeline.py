@@ -13,6 +13,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .document import Document
 from .metadata import page_metadata
 from .page_type import classify, page_type, post_elements
+from .repeats import drop_repeats
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
@@ -26,6 +27,9 @@ SECTIONS_REPAIR = (0.8, 1.3)
 POSTS_REPAIR = (0.7, 1.0)
 PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this long is worth adding
 _KEEP_HIDDEN = {"product", "collection"}
+#: Page types whose readings repeat what they already said: the hidden copies product pages and grids
+#: keep (mobile and desktop descriptions), and a thread's quotes of earlier posts.
+_REPEATS_DROPPED = _KEEP_HIDDEN | {"forum"}
 SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
 #: Page types whose extra sections are not content: an article's related stories, a product's recommendations.
 _NO_SECTIONS = {"product", "article"}
@@ -66,6 +70,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice = _next_candidate(root, url, choice, tried, threshold)
     if guess == "product":
         choice = _with_product_description(choice, meta.get("json_ld_product") or {})
+    repeats = 0
+    if guess in _REPEATS_DROPPED:
+        choice, repeats = _without_repeats(choice)
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -84,6 +91,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
             meta["description"] = lead
     if hidden:
         meta["hidden_elements_dropped"] = hidden
+    if repeats:
+        meta["repeated_blocks_dropped"] = repeats
     for key in _PRIVATE_META:
         meta.pop(key, None)
     return Document(title=title or _first_heading(text), content=text, metadata=meta)
@@ -164,6 +173,14 @@ def _with_product_description(choice: Choice, product: dict[str, str]) -> Choice
         choice.candidate.name, f"{lead}\n\n{text}".strip(), choice.candidate.link_density
     )
     return Choice(better, choice.confidence, choice.reason + "; product description from structured data")
+
+
+def _without_repeats(choice: Choice) -> tuple[Choice, int]:
+    text, dropped = drop_repeats(choice.candidate.markdown)
+    if not dropped:
+        return choice, 0
+    kept = cands.Candidate(choice.candidate.name, text, choice.candidate.link_density)
+    return Choice(kept, choice.confidence, choice.reason + "; repeated blocks dropped"), dropped
 
 
 def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
