@@ -142,3 +142,36 @@ def test_hidden_tab_panels_stay_but_hidden_boilerplate_goes() -> None:
     )
     doc = content.convert(_page(body), "text/html", url="https://example.org/2024/lamp")
     assert "brass body" in doc.content and "newsletter" not in doc.content
+
+
+@pytest.mark.parametrize(
+    ("url", "head", "body", "rescue"),
+    [
+        ("https://example.org/docs/install", "", f"<main><h1>Install</h1><p>{PROSE * 3}</p></main>", False),
+        ("https://example.org/2024/05/story", "", f"<article><p>{PROSE * 4}</p></article>", True),
+    ],
+)
+def test_rescue_pass_only_where_the_type_needs_it(
+    monkeypatch: pytest.MonkeyPatch, url: str, head: str, body: str, rescue: bool
+) -> None:
+    from hermes_nb.web.extraction import candidates
+
+    asked: list[tuple[str, bool]] = []
+    real = candidates.trafilatura_candidate
+
+    def spy(root: object, page_url: str | None, mode: str = candidates.TRAFILATURA, *, rescue: bool = True):
+        asked.append((mode, rescue))
+        return real(root, page_url, mode, rescue=rescue)
+
+    monkeypatch.setattr(candidates, "trafilatura_candidate", spy)
+    doc = content.convert(_page(body, head), "text/html", url=url)
+    assert asked[0] == (candidates.TRAFILATURA, rescue)
+    assert "analytical engine" in doc.content
+
+
+def test_parsed_elements_are_html_elements_without_per_element_lookup() -> None:
+    import lxml.html
+
+    root = parse_html(_page("<form><input name='q'><select><option>a</option></select></form><p>x</p>"))
+    assert all(isinstance(el, lxml.html.HtmlElement) for el in root.iter() if isinstance(el.tag, str))
+    assert root.find(".//p").text_content() == "x"

@@ -16,7 +16,6 @@ TRAFILATURA = "trafilatura"
 READABILITY = "readability"
 TRAFILATURA_RECALL = "trafilatura-recall"
 TRAFILATURA_PRECISION = "trafilatura-precision"
-TRAFILATURA_FALLBACK = "trafilatura-fallback"  # with its own jusText/readability rescue of short results
 SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
 POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
 
@@ -49,16 +48,20 @@ class Candidate:
         return len(self.markdown)
 
 
-def trafilatura_candidate(root: Any, url: str | None, mode: str = TRAFILATURA) -> Candidate:
-    """trafilatura on the shared tree (it copies it) in one of its modes (see the names above)."""
+def trafilatura_candidate(
+    root: Any, url: str | None, mode: str = TRAFILATURA, *, rescue: bool = True
+) -> Candidate:
+    """trafilatura on the shared tree (it copies it) in one of its modes (see the names above).
+
+    The primary reading runs trafilatura's rescue pass (its jusText/readability comparison) unless
+    ``rescue`` is false; the recall and precision readings are quick second opinions without it.
+    """
     import trafilatura  # heavy: imported when a page is converted
 
     found = trafilatura.bare_extraction(
         root,
         url=url or None,
-        # The primary reading runs trafilatura's rescue pass (its jusText/readability comparison);
-        # the recall and precision readings are quick second opinions.
-        fast=mode not in (TRAFILATURA, TRAFILATURA_FALLBACK),
+        fast=mode != TRAFILATURA or not rescue,
         favor_recall=mode == TRAFILATURA_RECALL,
         favor_precision=mode == TRAFILATURA_PRECISION,
         with_metadata=False,

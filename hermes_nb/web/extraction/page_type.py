@@ -75,11 +75,14 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
     parts = urlsplit(url or "")
     path = parts.path or "/"
     full = f"{parts.scheme}://{parts.netloc}{path}{'?' + parts.query if parts.query else ''}"
-    posts = _post_count(root)
     forum_url = bool(_FORUM_URL.search(full) or _FORUM_HOST.match(parts.netloc))
     article = bool(types & _ARTICLE_LD) or og == "article"
-    if types & _FORUM_LD or (posts >= POSTS and forum_url) or (posts >= 2 * POSTS and not article):
+    if types & _FORUM_LD:
         return "forum"
+    if forum_url or not article:  # posts counted only where they decide: not an article's comments
+        posts = _post_count(root)
+        if (posts >= POSTS and forum_url) or (posts >= 2 * POSTS and not article):
+            return "forum"
     if _DOCS_URL.search(full) or _DOCS_GENERATOR.search(str(meta.get("generator") or "")):
         return "documentation"
     cards, priced = _cards(root)
@@ -104,13 +107,11 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
     return None
 
 
-def page_type(
-    root: Any, url: str, meta: dict[str, Any], prose: float, link_density: float, guess: str | None = None
-) -> str:
-    """One of ``PAGE_TYPES``: ``guess`` (``classify``) when it decided, else from the extracted text."""
-    kind = guess if guess is not None else classify(root, url, meta)
-    if kind is not None:
-        return kind
+def page_type(root: Any, guess: str | None, prose: float, link_density: float) -> str:
+    """One of ``PAGE_TYPES``: ``guess`` (what ``classify`` said) when it decided, else from the
+    extracted text (its ``prose`` share and ``link_density``); ``classify`` is not run twice."""
+    if guess is not None:
+        return guess
     if _post_count(root) >= POSTS:
         return "forum"
     if prose >= 0.5:
