@@ -60,7 +60,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
     # product pages and product grids keep them all (descriptions, specifications, more cards).
     hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
-    primary = cands.trafilatura_candidate(root, url, rescue=guess not in _NO_RESCUE)
+    primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results); longer
     # pages get one only when the first choice is not confident enough (below).
     # readability keeps one block: never on a thread, whose posts are many blocks.
@@ -117,6 +117,16 @@ def html_converter_ready(url: str | None = None) -> None:
             f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
             details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
         ) from exc
+
+
+def _primary(root: Any, url: str | None, guess: str | None) -> cands.Candidate:
+    """trafilatura's reading; without its rescue pass where the type does not need it, unless that
+    fast reading comes out short (a page of links it mistook for navigation), when the rescue runs."""
+    if guess in _NO_RESCUE:
+        fast = cands.trafilatura_candidate(root, url, rescue=False)
+        if len(fast.markdown.split()) >= SECOND_OPINION_WORDS:
+            return fast
+    return cands.trafilatura_candidate(root, url)
 
 
 def _worth_second_opinion(text: str, root: Any) -> bool:
