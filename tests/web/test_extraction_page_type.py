@@ -180,3 +180,32 @@ def test_parsed_elements_are_html_elements_without_per_element_lookup() -> None:
     root = parse_html(_page("<form><input name='q'><select><option>a</option></select></form><p>x</p>"))
     assert all(isinstance(el, lxml.html.HtmlElement) for el in root.iter() if isinstance(el.tag, str))
     assert root.find(".//p").text_content() == "x"
+
+
+def _thread() -> str:
+    return "<main>" + "".join(
+        f"<div class='post'><span class='author'>user{i}</span><p>Post {i} says: {PROSE}</p></div>"
+        for i in range(8)
+    ) + "</main>"
+
+
+@pytest.mark.parametrize(
+    ("url", "head", "body", "tried", "not_tried"),
+    [
+        # a short article: neither the recall reading, readability nor the page's sections
+        ("https://example.org/2024/05/story", "", f"<article><p>{PROSE * 4}</p></article>", [],
+         ["trafilatura-recall", "readability", "sections"]),
+        # a short product page: the recall reading (specifications), never the page's sections
+        ("https://shop.example/lamp", '<script type="application/ld+json">{"@type": "Product"}</script>',
+         f"<h1>Lamp</h1><p>{PROSE}</p>", ["trafilatura-recall"], ["sections"]),
+        # a thread: every post, and not the page's sections (other threads in a sidebar)
+        ("https://example.org/t/thread/9", "", _thread(), ["posts"], ["sections"]),
+    ],
+)
+def test_candidates_tried_by_page_type(
+    url: str, head: str, body: str, tried: list[str], not_tried: list[str]
+) -> None:
+    candidates = content.convert(_page(body, head), "text/html", url=url).metadata["candidates"]
+    assert candidates[0] == "trafilatura"
+    assert all(name in candidates for name in tried), candidates
+    assert not any(name in candidates for name in not_tried), candidates

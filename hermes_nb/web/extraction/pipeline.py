@@ -31,8 +31,16 @@ _KEEP_HIDDEN = {"product", "collection"}
 #: keep (mobile and desktop descriptions), and a thread's quotes of earlier posts.
 _REPEATS_DROPPED = _KEEP_HIDDEN | {"forum"}
 SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
-#: Page types whose extra sections are not content: an article's related stories, a product's recommendations.
-_NO_SECTIONS = {"product", "article"}
+#: Page types whose extra sections are not content: an article's related stories, a product's
+#: recommendations, a thread's sidebar of other threads (on the tune part of WCXB, sections cost
+#: threads 0.015 F1).
+_NO_SECTIONS = {"product", "article", "forum"}
+#: Page types whose short readings trafilatura's recall mode repairs (specifications, short replies,
+#: grid cards it takes for boilerplate); on the tune part it added nothing on the others.
+_RECALL_TYPES = {"product", "collection", "forum"}
+#: Page types that get readability's second opinion on a short reading: untyped pages (Readability's
+#: test pages +0.03 F1) and products; on typed articles, docs, listings and threads it never won.
+_SECOND_OPINION_TYPES = {None, "product"}
 #: Page types where trafilatura's rescue pass (about a fifth of its time) adds nothing: on the tune part
 #: of WCXB the fast pass read them as well or better (documentation +0.002, listing +0.029, service
 #: +0.001 F1 by the classifier's type), while articles, threads, products and untyped pages need it.
@@ -61,10 +69,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     # product pages and product grids keep them all (descriptions, specifications, more cards).
     hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
     primary = _primary(root, url, guess)
-    # A second opinion where trafilatura is most often short of paragraphs (short results); longer
-    # pages get one only when the first choice is not confident enough (below).
-    # readability keeps one block: never on a thread, whose posts are many blocks.
-    worth = guess != "forum" and _worth_second_opinion(primary.markdown, root)
+    # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
+    # pages and products); longer pages get one only when the first choice is not confident enough.
+    worth = guess in _SECOND_OPINION_TYPES and _worth_second_opinion(primary.markdown, root)
     second = _readability(root) if worth else None
     choice = choose(primary, second)
     tried = [primary.name] + ([second.name] if second is not None else [])
@@ -142,13 +149,14 @@ def _worth_second_opinion(text: str, root: Any) -> bool:
 def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tried: list[str]) -> Choice:
     """Later candidates that keep the current reading and add what it missed replace it.
 
-    Short readings are checked against trafilatura's recall mode; a thread's against all its posts;
-    then, except on articles and product pages (and untyped pages that read like an article),
-    against every content section of the page (landing pages, service pages, listings).
+    Short readings of products, grids and threads are checked against trafilatura's recall mode; a
+    thread's against all its posts; then, except on articles, products and threads (and untyped
+    pages that read like an article), against every content section of the page (landing pages,
+    service pages, listings, docs).
     A repair keeps at least the confidence of the reading it contains.
     """
     current = choice
-    if len(current.candidate.markdown.split()) < RECALL_WORDS:
+    if guess in _RECALL_TYPES and len(current.candidate.markdown.split()) < RECALL_WORDS:
         tried.append(cands.TRAFILATURA_RECALL)
         recall = cands.trafilatura_candidate(root, url, cands.TRAFILATURA_RECALL)
         if contains(current.candidate, recall, share=RECALL_REPAIR[0], growth=RECALL_REPAIR[1]):
