@@ -56,3 +56,21 @@ def test_metadata_agrees_with_the_corpus(agreement: dict[str, tuple[int, int]], 
     ok, total = agreement[field]
     assert total >= 10, f"too few sampled pages with {field}"
     assert ok / total >= FIELDS[field][1], f"{field}: {ok} of {total} sampled pages agree"
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        "<span class='post-byline'>By Ada Lovelace</span>",
+        "<span id='author-name'>Ada Lovelace</span>",
+        "<span itemprop='author'>Ada Lovelace</span>",
+        "<a rel='author' href='/ada'>Ada Lovelace</a>",
+    ],
+)
+def test_author_line_found_by_each_marking_and_the_first_wins(marked: str) -> None:
+    from hermes_nb.web.extraction.metadata import page_metadata
+    from hermes_nb.web.extraction.tree import parse_html
+
+    later = "<footer><span class='author'>Someone Else</span></footer>"
+    root = parse_html(f"<html><body><article>{marked}<p>Text.</p></article>{later}</body></html>")
+    assert page_metadata(root, "https://example.org/a")["author"] == "Ada Lovelace"
