@@ -209,3 +209,14 @@ def test_candidates_tried_by_page_type(
     assert candidates[0] == "trafilatura"
     assert all(name in candidates for name in tried), candidates
     assert not any(name in candidates for name in not_tried), candidates
+
+
+def test_a_product_url_with_a_carousel_is_a_product_when_the_page_shows_its_own_price() -> None:
+    # Recommendation carousels give a product page as many cards as a grid; its own price, outside
+    # them, says it sells one item. The same URL shape without a price of its own stays undecided.
+    url = "https://shop.example/dp/B0042"
+    own = f"<main><h1>Lamp</h1><span class='price'>$49.00</span><p>{PROSE}</p></main>"
+    root = parse_html(_page(own + _cards(8, priced=True)))
+    assert classify(root, url, {}) == "product"
+    root = parse_html(_page(f"<main><h1>Lamp</h1><p>{PROSE}</p></main>" + _cards(8, priced=True)))
+    assert classify(root, url, {}) != "product"

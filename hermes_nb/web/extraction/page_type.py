@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
 PRICES = 4  # price-like elements from which a page of cards is a product grid
+PRICE_SCAN = 400  # price elements looked at for one outside the cards (a grid's are all inside)
 PAGE_TYPES = ("article", "documentation", "listing", "forum", "product", "other", "collection", "service")
 _DOCS_URL = re.compile(
     r"/(?:docs?|documentation|reference|api|manual|guide|guides|tutorial|howto|man|learn|library|sdk)"
@@ -57,7 +58,8 @@ _SIGNED = (
     " or contains(@itemprop, 'author')])"
 )
 _PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|EUR|USD|GBP|kr|zł|CHF))")
-_PRICED = "boolean(.//*[@itemprop='price' or contains(@class, 'price') or contains(@class, 'Price')])"
+_PRICE_ELEMENTS = "//*[@itemprop='price' or contains(@class, 'price') or contains(@class, 'Price')]"
+_PRICED = f"boolean(.{_PRICE_ELEMENTS})"
 _ARTICLE_LD = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle", "Recipe",
                "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "LiveBlogPosting"}
 _FORUM_LD = {"DiscussionForumPosting", "QAPage", "Question", "SocialMediaPosting"}
@@ -85,9 +87,10 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
             return "forum"
     if _DOCS_URL.search(full) or _DOCS_GENERATOR.search(str(meta.get("generator") or "")):
         return "documentation"
-    cards, priced = _cards(root)
+    best = _card_group(root)
+    cards, priced = len(best), sum(1 for c in best if _is_priced(c))
     if types & _PRODUCT_LD or og.startswith("product") or og.endswith(":item") or (
-        _PRODUCT_URL.search(path) and cards < CARDS
+        _PRODUCT_URL.search(path) and (cards < CARDS or _own_price(root, best))
     ):
         if cards >= CARDS and priced >= PRICES and types & _COLLECTION_LD:
             return "collection"
@@ -139,9 +142,8 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
     return found
 
 
-def _cards(root: Any) -> tuple[int, int]:
-    """The largest group of repeated sibling cards (same tag and class, each with a link and text),
-    and how many of those cards show a price."""
+def _card_group(root: Any) -> list[Any]:
+    """The largest group of repeated sibling cards (same tag and class, each with a link and text)."""
     best: list[Any] = []
     for parent in root.xpath(_CARD_PARENTS)[:3000]:
         groups: Counter[tuple[str, str]] = Counter()
@@ -157,8 +159,20 @@ def _cards(root: Any) -> tuple[int, int]:
         with_link = [c for c in cards if c.find(".//a") is not None and len(c.text_content().split()) >= 3]
         if len(with_link) >= CARDS and len(with_link) > len(best):
             best = with_link
-    priced = sum(1 for c in best if _is_priced(c))
-    return len(best), priced
+    return best
+
+
+def _own_price(root: Any, cards: list[Any]) -> bool:
+    """True when the page marks up a price outside its repeated cards: the price of the item it sells.
+
+    A product page with carousels of recommendations has as many cards as a grid; the grid's prices
+    are all in its cards, and an article or landing page at a product-shaped URL shows none.
+    """
+    inside = set(cards)
+    for el in root.xpath(_PRICE_ELEMENTS)[:PRICE_SCAN]:
+        if el not in inside and not any(a in inside for a in el.iterancestors()):
+            return True
+    return False
 
 
 _CARD_PARENTS = "|".join(f"//{tag}[count(*) >= {CARDS}]" for tag in ("ul", "ol", "div", "section", "tbody"))

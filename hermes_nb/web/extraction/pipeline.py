@@ -13,6 +13,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .document import Document
 from .metadata import page_metadata
 from .page_type import classify, page_type, post_elements
+from .product_extras import drop_product_extras
 from .repeats import drop_repeats
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
@@ -68,6 +69,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
     # product pages and product grids keep them all (descriptions, specifications, more cards).
     hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
+    # A product page's reviews and consent banner are not the product (product_extras.py).
+    extras = drop_product_extras(root) if guess == "product" else 0
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
     # pages and products); longer pages get one only when the first choice is not confident enough.
@@ -104,6 +107,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         meta["hidden_elements_dropped"] = hidden
     if repeats:
         meta["repeated_blocks_dropped"] = repeats
+    if extras:
+        meta["product_extras_dropped"] = extras
     for key in _PRIVATE_META:
         meta.pop(key, None)
     return Document(title=title or _first_heading(text), content=text, metadata=meta)

@@ -1,0 +1,62 @@
+"""What a product page carries besides the product: its customers' reviews and the cookie-consent banner.
+
+A product page's content is the item — name, price, description, specifications, the rating summary
+— and extractors keep the reviews below it as if they were the description (they are the longest
+prose on the page). Shops mark each review up as one of a run of sibling elements whose class names
+a review, testimonial or feedback; a run of ``REVIEW_ITEMS`` or more goes, and the summary (one
+element, not a run) stays. Product pages also keep their hidden elements (descriptions live in
+hidden tabs), and with them the cookie-consent banner a script would show or remove: an element
+whose class or id names a cookie, consent or GDPR notice goes, unless it wraps most of the page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
+CONSENT_SHARE = 0.5  # a consent-named element holding this share of the page's text is a wrapper, kept
+_REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
+_CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
+_REVIEW_ITEMS = "//*[@class][self::div or self::li or self::article or self::section]"
+_NAMED = "//*[@class or @id][not(self::html or self::body or self::script or self::style)]"
+
+
+def drop_product_extras(root: Any) -> int:
+    """Remove the review lists and cookie-consent banners of a product page; how many elements went."""
+    return _drop_reviews(root) + _drop_consent(root)
+
+
+def _drop_reviews(root: Any) -> int:
+    """Runs of sibling elements sharing a class that names a review: the reviews, one element each."""
+    runs: dict[tuple[Any, str], list[Any]] = {}
+    for el in root.xpath(_REVIEW_ITEMS):
+        cls = el.get("class") or ""
+        parent = el.getparent()
+        if parent is not None and _REVIEW.search(cls):
+            runs.setdefault((parent, cls), []).append(el)
+    doomed = [el for run in runs.values() if len(run) >= REVIEW_ITEMS for el in run]
+    return _drop_outermost(doomed)
+
+
+def _drop_consent(root: Any) -> int:
+    """Elements whose class or id names a cookie or consent notice, unless they hold most of the page."""
+    named = [
+        el for el in root.xpath(_NAMED) if _CONSENT.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+    ]
+    if not named:
+        return 0
+    body = root.find("body")
+    total = len((body if body is not None else root).text_content())
+    return _drop_outermost([el for el in named if len(el.text_content()) < CONSENT_SHARE * total])
+
+
+def _drop_outermost(doomed: list[Any]) -> int:
+    """Drop each element of ``doomed`` (document order) that is not inside one already dropped."""
+    gone: set[Any] = set()
+    for el in doomed:
+        if el.getparent() is None or any(a in gone for a in el.iterancestors()):
+            continue
+        el.drop_tree()
+        gone.add(el)
+    return len(gone)

@@ -1,0 +1,60 @@
+"""A product page's reviews and cookie-consent banner are not the product: they go, the product stays."""
+
+from __future__ import annotations
+
+from hermes_nb.web import content
+from hermes_nb.web.extraction.product_extras import REVIEW_ITEMS, drop_product_extras
+from hermes_nb.web.extraction.tree import parse_html, visible_text
+
+DESCRIPTION = (
+    "A wheel thrown stoneware mug with a matte speckled glaze outside and a clear glazed interior, "
+    "safe in dishwashers and microwave ovens, holding twelve ounces of coffee or tea. "
+)
+REVIEW = (
+    "I bought this as a birthday present for my sister and she uses it every single morning now, "
+    "the glaze is even prettier in person than in the photographs and it arrived well packed. "
+)
+CONSENT = (
+    "We use cookies and similar technologies to personalise content and advertising, to provide "
+    "social media features and to analyse our traffic; manage your preferences at any time. "
+)
+PRODUCT_LD = '<script type="application/ld+json">{"@type": "Product", "name": "Speckled mug"}</script>'
+
+
+def _product_page(reviews: int) -> str:
+    items = "".join(
+        f"<div class='review-item'><span class='author'>Buyer {i}</span><p>Review {i}: {REVIEW}</p></div>"
+        for i in range(reviews)
+    )
+    body = (
+        f"<div class='cookie-consent'><p>{CONSENT}</p><button>Accept</button></div>"
+        f"<main><h1>Speckled mug</h1><p class='price'>$38.00</p><p>{DESCRIPTION}</p>"
+        "<h2>Details</h2><ul><li>Height: 9 cm</li><li>Capacity: 350 ml</li></ul>"
+        "<section class='reviews'><h2>Reviews</h2>"
+        f"<p class='review-summary'>4.9 out of 5, {reviews} reviews</p>{items}</section></main>"
+    )
+    return f"<html><head><title>Speckled mug</title>{PRODUCT_LD}</head><body>{body}</body></html>"
+
+
+def test_a_product_page_reads_without_its_reviews_and_consent_banner() -> None:
+    doc = content.convert(_product_page(6), "text/html", url="https://shop.example.org/products/mug")
+    assert doc.metadata["page_type"] == "product"
+    assert "wheel thrown stoneware" in doc.content and "Capacity: 350 ml" in doc.content
+    assert "birthday present" not in doc.content and "We use cookies" not in doc.content
+    assert doc.metadata["product_extras_dropped"] == 7  # six reviews, one banner
+
+
+def test_one_review_element_is_a_summary_and_stays() -> None:
+    root = parse_html(_product_page(1))
+    assert REVIEW_ITEMS > 1
+    assert drop_product_extras(root) == 1  # the banner only
+    text = visible_text(root)
+    assert "birthday present" in text and "4.9 out of 5" in text and "We use cookies" not in text
+
+
+def test_a_preview_is_not_a_review_and_a_consent_named_wrapper_stays() -> None:
+    previews = "".join(f"<div class='preview'><p>Colour {i}: {DESCRIPTION}</p></div>" for i in range(3))
+    page = f"<html><body class='cookie-consent-given'><main>{previews}</main></body></html>"
+    root = parse_html(page)
+    wrapper = f"<html><body><div id='consent-wrapper'><main>{previews}</main></div></body></html>"
+    assert drop_product_extras(root) == 0 and drop_product_extras(parse_html(wrapper)) == 0
