@@ -55,6 +55,16 @@ def test_hidden_elements_never_reach_the_text() -> None:
     assert drop_hidden(root) == 3 and "SECRET" not in visible_text(root)
 
 
+def test_a_loading_curtain_stays_however_much_state_the_scripts_carry() -> None:
+    # The hidden element holds nearly all the text a reader sees; the page's script state is a hundred
+    # times larger, and must not make the curtain look small.
+    state = "<script>window.__STATE__ = " + '"' + "x" * 200_000 + '"' + "</script>"
+    body = f"<div hidden><article><p>CURTAIN {PROSE * 6}</p></article></div><p>Loading</p>{state}"
+    root = parse_html(_page(body))
+    assert drop_hidden(root, keep_disclosures=True) == 0 and "CURTAIN" in visible_text(root)
+    assert "CURTAIN" in _html(_page(body)).content
+
+
 def test_second_candidate_wins_only_when_it_adds_prose_to_a_short_result() -> None:
     short = cands.Candidate("trafilatura", "A short lead paragraph of the story that ends here.")
     longer = cands.Candidate("readability", short.markdown + "\n\n" + PROSE * 2 + "\n\n" + PROSE)

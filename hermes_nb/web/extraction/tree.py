@@ -71,14 +71,21 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
     ]
     if keep_disclosures and doomed:
         # A page hidden until its scripts run (a loading curtain round most of its text) is not
-        # hidden content: such an element stays.
+        # hidden content: such an element stays. Shares count the text a reader would see, not the
+        # state a page's scripts carry (often a hundred times the page's text).
         body = root.find("body")
-        total = len((body if body is not None else root).text_content())
-        doomed = [el for el in doomed if len(el.text_content()) < CURTAIN * total]
+        total = shown_chars(body if body is not None else root)
+        doomed = [el for el in doomed if shown_chars(el) < CURTAIN * total]
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
+
+
+def shown_chars(el: Any) -> int:
+    """Characters of ``el``'s text outside scripts, styles and templates."""
+    unseen = sum(len(s.text_content()) for s in el.iter("script", "style", "noscript", "template"))
+    return len(el.text_content()) - unseen
 
 
 def _disclosure(el: Any) -> bool:
