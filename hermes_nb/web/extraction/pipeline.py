@@ -15,6 +15,7 @@ from .metadata import page_metadata
 from .page_type import classify, page_type, post_elements
 from .product_extras import drop_product_extras
 from .repeats import drop_repeats
+from .streamed import place_streamed
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
@@ -65,6 +66,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         return _stub(html, url, visible="")
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
+    streamed = place_streamed(root)
     guess = classify(root, url or "", meta)
     # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
     # product pages and product grids keep them all (descriptions, specifications, more cards).
@@ -109,6 +111,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         meta["repeated_blocks_dropped"] = repeats
     if extras:
         meta["product_extras_dropped"] = extras
+    if streamed:
+        meta["streamed_segments_placed"] = streamed
     for key in _PRIVATE_META:
         meta.pop(key, None)
     return Document(title=title or _first_heading(text), content=text, metadata=meta)

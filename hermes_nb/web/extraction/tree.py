@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .streamed import streamed_segment
+
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
 )
@@ -68,6 +70,7 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         if el.tag not in ("html", "body")
         and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
         and not (keep_disclosures and _disclosure(el))
+        and not streamed_segment(el)
     ]
     if keep_disclosures and doomed:
         # A page hidden until its scripts run (a loading curtain round most of its text) is not
