@@ -220,3 +220,17 @@ def test_a_product_url_with_a_carousel_is_a_product_when_the_page_shows_its_own_
     assert classify(root, url, {}) == "product"
     root = parse_html(_page(f"<main><h1>Lamp</h1><p>{PROSE}</p></main>" + _cards(8, priced=True)))
     assert classify(root, url, {}) != "product"
+
+
+def test_a_grid_whose_reading_missed_its_cards_gets_them() -> None:
+    cards = "".join(
+        f"<div class='tile'><a href='/item/{i}'>Lamp model {i}</a> <span class='price'>${i}9.00</span>"
+        f" <a href='/item/{i}#reviews'>brass</a></div>"
+        for i in range(10)
+    )
+    body = f"<main><h1>Lamps</h1><p>{PROSE * 3}</p><div class='grid'>{cards}</div></main>"
+    doc = content.convert(_page(body), "text/html", url="https://shop.example/collections/lamps")
+    assert doc.metadata["page_type"] == "collection" and "cards" in doc.metadata["candidates"]
+    for i in range(10):
+        assert f"Lamp model {i}" in doc.content
+    assert doc.content.index("analytical engine") < doc.content.index("Lamp model 0")

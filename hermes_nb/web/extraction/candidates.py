@@ -18,6 +18,7 @@ TRAFILATURA_RECALL = "trafilatura-recall"
 TRAFILATURA_PRECISION = "trafilatura-precision"
 SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
 POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
+CARDS = "cards"  # every card of a product grid or listing, in order
 
 #: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
 _FURNITURE = re.compile(
@@ -135,24 +136,36 @@ def posts_candidate(found: list[Any]) -> Candidate:
     replies are the content.
     """
     chosen = set(found)
-    posts = [el for el in found if not any(a in chosen for a in el.iterancestors())]
-    if len(posts) < 2:
-        return Candidate(POSTS, "")
+    return _each_pruned(POSTS, [el for el in found if not any(a in chosen for a in el.iterancestors())])
+
+
+def cards_candidate(cards: list[Any]) -> Candidate:
+    """Every card of a grid or listing (``page_type.card_group``), furniture pruned, in order.
+
+    A reading of a product grid often keeps the page's header text and misses the cards it is made of.
+    """
+    return _each_pruned(CARDS, cards)
+
+
+def _each_pruned(name: str, elements: list[Any]) -> Candidate:
+    """Each of ``elements`` (two or more, none inside another) as Markdown, furniture pruned, in order."""
+    if len(elements) < 2:
+        return Candidate(name, "")
     parts = []
-    for post in posts:
-        post = copy.deepcopy(post)
-        for el in list(post.iter(*_FURNITURE_TAGS)):
+    for element in elements:
+        element = copy.deepcopy(element)
+        for el in list(element.iter(*_FURNITURE_TAGS)):
             if el.getparent() is not None:
                 el.drop_tree()
-        for el in list(post.iter()):
+        for el in list(element.iter()):
             if not isinstance(el.tag, str) or el.getparent() is None:
                 continue
             if _is_furniture(el):
                 el.drop_tree()
-        text = fragment_to_markdown(post)
+        text = fragment_to_markdown(element)
         if text:
             parts.append(text)
     body = unicodedata.normalize("NFC", "\n\n".join(parts))
-    lengths = [len(squash(p.text_content())) for p in posts]
-    linked = sum(len(squash(a.text_content())) for p in posts for a in p.iter("a"))
-    return Candidate(POSTS, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)
+    lengths = [len(squash(p.text_content())) for p in elements]
+    linked = sum(len(squash(a.text_content())) for p in elements for a in p.iter("a"))
+    return Candidate(name, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)

@@ -87,7 +87,7 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
             return "forum"
     if _DOCS_URL.search(full) or _DOCS_GENERATOR.search(str(meta.get("generator") or "")):
         return "documentation"
-    best = _card_group(root)
+    best = card_group(root)
     cards, priced = len(best), sum(1 for c in best if _is_priced(c))
     if types & _PRODUCT_LD or og.startswith("product") or og.endswith(":item") or (
         _PRODUCT_URL.search(path) and (cards < CARDS or _own_price(root, best))
@@ -142,7 +142,7 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
     return found
 
 
-def _card_group(root: Any) -> list[Any]:
+def card_group(root: Any) -> list[Any]:
     """The largest group of repeated sibling cards (same tag and class, each with a link and text)."""
     best: list[Any] = []
     for parent in root.xpath(_CARD_PARENTS)[:3000]:
