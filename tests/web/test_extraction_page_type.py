@@ -134,6 +134,22 @@ def test_thread_keeps_every_post() -> None:
         assert f"Post {i} says" in doc.content
 
 
+def test_a_thread_keeps_its_posts_without_the_posters_cards_and_signatures() -> None:
+    posts = "".join(
+        f"<div class='post'><dl class='postprofile'><dt class='author'>user{i}</dt><dd>Posts: 40{i}</dd>"
+        f"<dd>Joined: March 20{i}</dd></dl><div class='content'><p>Post {i} says: {PROSE}</p></div>"
+        f"<div class='signature'>SIGNATURE line of user{i}</div></div>"
+        for i in range(8)
+    )
+    from hermes_nb.web.extraction.candidates import posts_candidate
+    from hermes_nb.web.extraction.page_type import post_elements
+
+    thread = posts_candidate(post_elements(parse_html(_page(f"<main>{posts}</main>")))).markdown
+    for i in range(8):
+        assert f"Post {i} says" in thread
+    assert "SIGNATURE" not in thread and "Joined" not in thread
+
+
 def test_hidden_tab_panels_stay_but_hidden_boilerplate_goes() -> None:
     body = (
         f"<article><h1>Lamp</h1><p>{PROSE * 3}</p>"

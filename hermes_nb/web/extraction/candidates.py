@@ -28,6 +28,15 @@ _FURNITURE = re.compile(
     r"filters?|facets?|widget|search)(?:$|[\s_-])",
     re.I,
 )
+#: Class or id words of a post's own furniture: the author's card (name, rank, post count, join date,
+#: badges, reputation), signature, votes and the post's buttons: on the tune part of WCXB, threads
+#: 0.767 → 0.779 F1 without them.
+_POST_FURNITURE = re.compile(
+    r"(?:^|[\s_-])(?:signature|postprofile|profile|profile-icons|user-?info|user-?details|userextras?|"
+    r"usertitle|user-action-time|attribution|votecell|voting|votes?|badgecount|badges?|reputation|"
+    r"back2top|back-to-top|post-?menu|post-?buttons)(?:$|[\s_-])",
+    re.I,
+)
 _FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
                    "svg", "iframe", "button", "select", "dialog")
 _FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
@@ -121,12 +130,13 @@ def readability_candidate(root: Any) -> Candidate:
     return Candidate(READABILITY, text, link_density(fragment))
 
 
-def _is_furniture(el: Any) -> bool:
-    """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet."""
+def _is_furniture(el: Any, words: re.Pattern[str] = _FURNITURE) -> bool:
+    """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet
+    (or, with ``words``, other furniture)."""
     hint = f"{el.get('class') or ''} {el.get('id') or ''}"
     if (el.get("role") or "").lower() in _FURNITURE_ROLES:
         return True
-    return bool(hint.strip() and _FURNITURE.search(hint))
+    return bool(hint.strip() and words.search(hint))
 
 
 def posts_candidate(found: list[Any]) -> Candidate:
@@ -160,7 +170,7 @@ def _each_pruned(name: str, elements: list[Any]) -> Candidate:
         for el in list(element.iter()):
             if not isinstance(el.tag, str) or el.getparent() is None:
                 continue
-            if _is_furniture(el):
+            if _is_furniture(el) or (name == POSTS and _is_furniture(el, _POST_FURNITURE)):
                 el.drop_tree()
         text = fragment_to_markdown(element)
         if text:
