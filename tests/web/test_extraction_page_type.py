@@ -71,6 +71,20 @@ CASES = [
         "service",
     ),
     ("https://example.org/2024/05/story", "", f"<article><p>{PROSE * 4}</p></article>", "article"),
+    # a section front of cards is a listing, even when its Open Graph type says article
+    (
+        "https://news.example/sections/science/",
+        '<meta property="og:type" content="article">',
+        f"<h1>Science</h1>{_cards(8, priced=False)}",
+        "listing",
+    ),
+    # a post filed under an archive folder is still an article
+    (
+        "https://blog.example/archive/2025/12/week-two.html",
+        '<meta property="og:type" content="article">',
+        f"<article><p>{PROSE * 4}</p></article>{_cards(8, priced=False)}",
+        "article",
+    ),
 ]
 
 

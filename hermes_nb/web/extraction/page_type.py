@@ -44,6 +44,9 @@ _COLLECTION_URL = re.compile(
     r"sale|deals|s)(?:/|$|\?)|[?&](?:category|cat|q)=",
     re.I,
 )
+_LISTING_URL = re.compile(
+    r"/(?:category|categories|tags?|lists?|sections?|archives?)(?:/|$)|/list[-_]of[-_]", re.I
+)
 _ARTICLE_URL = re.compile(
     r"/(?:19|20)\d\d/(?:\d\d?/)?|/(?:news|blog|blogs|posts?|articles?|stories)/[^/]+", re.I
 )
@@ -99,6 +102,8 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
         return "collection" if priced >= PRICES or _COLLECTION_URL.search(full) else "listing"
     if cards >= CARDS and priced >= PRICES:
         return "collection"
+    if cards >= CARDS and _LISTING_URL.search(path) and not _ARTICLE_URL.search(path):
+        return "listing"  # a list, category, tag, section or archive page of cards, even marked an article
     if article or _ARTICLE_URL.search(path):
         return "documentation" if types & _DOCS_LD and len(root.xpath("//pre")) >= 2 else "article"
     if len(root.xpath("//pre")) >= 3:
