@@ -78,6 +78,15 @@ CASES = [
         f"<h1>Science</h1>{_cards(8, priced=False)}",
         "listing",
     ),
+    # og:type article on a page whose JSON-LD calls it a plain WebPage does not make it an article
+    (
+        "https://agency.example/genai/",
+        '<meta property="og:type" content="article">'
+        '<script type="application/ld+json">{"@graph": [{"@type": "WebPage"}, {"@type": "Organization"}]}'
+        "</script>",
+        "".join(f"<section><h2>Part {i}</h2><p>{PROSE}</p></section>" for i in range(5)),
+        "service",
+    ),
     # a post filed under an archive folder is still an article
     (
         "https://blog.example/archive/2025/12/week-two.html",
