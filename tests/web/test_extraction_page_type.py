@@ -146,12 +146,15 @@ def test_service_page_keeps_every_section() -> None:
     assert "Pricing" not in doc.content
 
 
-def test_thread_keeps_every_post() -> None:
-    posts = "".join(
+def _thread() -> str:
+    return "<main>" + "".join(
         f"<div class='post'><span class='author'>user{i}</span><p>Post {i} says: {PROSE}</p></div>"
         for i in range(8)
-    )
-    doc = content.convert(_page(f"<main>{posts}</main>"), "text/html", url="https://example.org/t/thread/9")
+    ) + "</main>"
+
+
+def test_thread_keeps_every_post() -> None:
+    doc = content.convert(_page(_thread()), "text/html", url="https://example.org/t/thread/9")
     assert doc.metadata["page_type"] == "forum"
     for i in range(8):
         assert f"Post {i} says" in doc.content
@@ -219,13 +222,6 @@ def test_parsed_elements_are_html_elements_without_per_element_lookup() -> None:
     root = parse_html(_page("<form><input name='q'><select><option>a</option></select></form><p>x</p>"))
     assert all(isinstance(el, lxml.html.HtmlElement) for el in root.iter() if isinstance(el.tag, str))
     assert root.find(".//p").text_content() == "x"
-
-
-def _thread() -> str:
-    return "<main>" + "".join(
-        f"<div class='post'><span class='author'>user{i}</span><p>Post {i} says: {PROSE}</p></div>"
-        for i in range(8)
-    ) + "</main>"
 
 
 @pytest.mark.parametrize(

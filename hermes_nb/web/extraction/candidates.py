@@ -130,13 +130,15 @@ def readability_candidate(root: Any) -> Candidate:
     return Candidate(READABILITY, text, link_density(fragment))
 
 
-def _is_furniture(el: Any, words: re.Pattern[str] = _FURNITURE) -> bool:
+def _is_furniture(el: Any, extra: re.Pattern[str] | None = None) -> bool:
     """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet
-    (or, with ``words``, other furniture)."""
+    (or the ``extra`` furniture of one kind of candidate)."""
     hint = f"{el.get('class') or ''} {el.get('id') or ''}"
     if (el.get("role") or "").lower() in _FURNITURE_ROLES:
         return True
-    return bool(hint.strip() and words.search(hint))
+    if not hint.strip():
+        return False
+    return bool(_FURNITURE.search(hint) or (extra is not None and extra.search(hint)))
 
 
 def posts_candidate(found: list[Any]) -> Candidate:
@@ -146,7 +148,8 @@ def posts_candidate(found: list[Any]) -> Candidate:
     replies are the content.
     """
     chosen = set(found)
-    return _each_pruned(POSTS, [el for el in found if not any(a in chosen for a in el.iterancestors())])
+    outermost = [el for el in found if not any(a in chosen for a in el.iterancestors())]
+    return _each_pruned(POSTS, outermost, extra=_POST_FURNITURE)
 
 
 def cards_candidate(cards: list[Any]) -> Candidate:
@@ -157,8 +160,9 @@ def cards_candidate(cards: list[Any]) -> Candidate:
     return _each_pruned(CARDS, cards)
 
 
-def _each_pruned(name: str, elements: list[Any]) -> Candidate:
-    """Each of ``elements`` (two or more, none inside another) as Markdown, furniture pruned, in order."""
+def _each_pruned(name: str, elements: list[Any], extra: re.Pattern[str] | None = None) -> Candidate:
+    """Each of ``elements`` (two or more, none inside another) as Markdown, furniture (and ``extra``
+    furniture) pruned, in order."""
     if len(elements) < 2:
         return Candidate(name, "")
     parts = []
@@ -170,7 +174,7 @@ def _each_pruned(name: str, elements: list[Any]) -> Candidate:
         for el in list(element.iter()):
             if not isinstance(el.tag, str) or el.getparent() is None:
                 continue
-            if _is_furniture(el) or (name == POSTS and _is_furniture(el, _POST_FURNITURE)):
+            if _is_furniture(el, extra):
                 el.drop_tree()
         text = fragment_to_markdown(element)
         if text:

@@ -22,6 +22,7 @@ __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_
 
 DEFAULT_MIN_CONFIDENCE = 0.5
 SECOND_OPINION_WORDS = 300  # primary results shorter than this are checked against readability
+FAST_READING_WORDS = 300  # a fast reading (no rescue pass) shorter than this gets the rescue pass after all
 RECALL_WORDS = 500  # primary results shorter than this are checked against trafilatura's recall mode
 #: How a later candidate replaces the current reading: (share of its words kept, growth in length).
 RECALL_REPAIR = (0.9, 1.1)
@@ -146,7 +147,7 @@ def _primary(root: Any, url: str | None, guess: str | None) -> cands.Candidate:
     fast reading comes out short (a page of links it mistook for navigation), when the rescue runs."""
     if guess in _NO_RESCUE:
         fast = cands.trafilatura_candidate(root, url, rescue=False)
-        if len(fast.markdown.split()) >= SECOND_OPINION_WORDS:
+        if len(fast.markdown.split()) >= FAST_READING_WORDS:
             return fast
     return cands.trafilatura_candidate(root, url)
 
