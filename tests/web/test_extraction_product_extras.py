@@ -58,3 +58,17 @@ def test_a_preview_is_not_a_review_and_a_consent_named_wrapper_stays() -> None:
     root = parse_html(page)
     wrapper = f"<html><body><div id='consent-wrapper'><main>{previews}</main></div></body></html>"
     assert drop_product_extras(root) == 0 and drop_product_extras(parse_html(wrapper)) == 0
+
+
+def test_a_consent_named_wrapper_stays_beside_a_large_script_state() -> None:
+    # The page's share is measured on the text a reader sees: a script's state (often far longer
+    # than the page) does not make the wrapper of the whole product look small.
+    previews = "".join(f"<div class='preview'><p>Colour {i}: {DESCRIPTION}</p></div>" for i in range(3))
+    state = '{"items": [' + ",".join(f'"{i}"' for i in range(5000)) + "]}"
+    wrapper = (
+        f"<html><body><div id='consent-wrapper'><main>{previews}</main></div>"
+        f"<script>window.__STATE__ = {state}</script></body></html>"
+    )
+    root = parse_html(wrapper)
+    assert drop_product_extras(root) == 0
+    assert "Colour 2" in visible_text(root)

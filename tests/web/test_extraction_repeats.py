@@ -1,9 +1,15 @@
-"""Repeated blocks: the second copy of what a reading already said goes, on the page types that repeat."""
+"""Repeated blocks: the second copy of what a reading already said goes, on the page types that repeat;
+on every other page only a whole section said twice goes."""
 
 from __future__ import annotations
 
 from hermes_nb.web import content
-from hermes_nb.web.extraction.repeats import CONTAINED_WORDS, drop_repeats
+from hermes_nb.web.extraction.repeats import (
+    CONTAINED_WORDS,
+    COPIED_RUN_BLOCKS,
+    drop_copied_sections,
+    drop_repeats,
+)
 
 DESCRIPTION = (
     "A wheel thrown stoneware mug with a matte speckled glaze outside and a clear glazed interior, "
@@ -56,16 +62,52 @@ def test_a_product_page_that_renders_its_description_twice_reads_it_once() -> No
 
 
 def test_an_article_keeps_its_repeats() -> None:
-    # Only pages that keep hidden copies, and threads, drop repeats: an article's refrain stays.
+    # Only pages that keep hidden copies, and threads, drop single repeats: an article's refrain stays.
     refrain = "Row, row, row your boat, gently down the stream, merrily merrily merrily."
     prose = " ".join([DESCRIPTION] * 3)
     body = (
         f"<article><h1>Song</h1><p>{prose}</p><p>{refrain}</p><p>{prose} Again.</p><p>{refrain}</p></article>"
     )
-    doc = content.convert(
-        f"<html><head><title>Song</title></head><body>{body}</body></html>",
-        "text/html",
-        url="https://example.org/2024/05/song",
-    )
+    doc = _article("Song", body)
     assert doc.content.count("Row, row, row") == 2
     assert "repeated_blocks_dropped" not in doc.metadata
+
+
+def _article(title: str, body: str) -> content.Document:
+    html = f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+    return content.convert(html, "text/html", url="https://example.org/2024/05/" + title.replace(" ", "-"))
+
+
+def _paragraph(n: int) -> str:
+    return f"Paragraph {n} of the story tells what happened on day {n} of the long walk north to the sea."
+
+
+def test_a_section_said_twice_goes_once_the_run_is_long_enough() -> None:
+    story = [_paragraph(n) for n in range(COPIED_RUN_BLOCKS)]
+    copied = "\n\n".join(["# Walk", *story, "## Share this", *story, "Footer text."])
+    text, dropped = drop_copied_sections(copied)
+    assert dropped == COPIED_RUN_BLOCKS
+    assert text == "\n\n".join(["# Walk", *story, "## Share this", "Footer text."])
+    # One paragraph fewer is no longer a copied section: it stays as the page has it.
+    short = "\n\n".join([*story[1:], *story[1:]])
+    assert drop_copied_sections(short) == (short, 0)
+
+
+def test_the_same_paragraph_over_and_over_or_in_code_stays() -> None:
+    said_again = "\n\n".join([_paragraph(1)] * (COPIED_RUN_BLOCKS * 2))
+    assert drop_copied_sections(said_again) == (said_again, 0)
+    story = [_paragraph(n) for n in range(COPIED_RUN_BLOCKS)]
+    fenced = "```\n" + "\n\n".join(story) + "\n```"
+    in_code = "\n\n".join([*story, fenced, *[f"| {p} |" for p in story]])
+    assert drop_copied_sections(in_code) == (in_code, 0)
+
+
+def test_an_article_rendered_twice_reads_once() -> None:
+    story = "".join(f"<p>{_paragraph(n)}</p>" for n in range(COPIED_RUN_BLOCKS + 2))
+    body = (  # a mobile and a desktop copy of the same article, both in the markup
+        f"<article><h1>The walk</h1><div class='mobile'>{story}</div>"
+        f"<div class='desktop'>{story}</div></article>"
+    )
+    doc = _article("The walk", body)
+    assert doc.content.count("day 3 of the long walk") == 1
+    assert doc.metadata["repeated_blocks_dropped"] == COPIED_RUN_BLOCKS + 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hermes_nb import config
@@ -14,7 +15,7 @@ from .document import Document
 from .metadata import page_metadata
 from .page_type import card_group, classify, page_type, post_elements
 from .product_extras import drop_product_extras
-from .repeats import drop_repeats
+from .repeats import drop_copied_sections, drop_repeats
 from .streamed import place_streamed
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
@@ -95,7 +96,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice = _with_missed_cards(root, choice, tried)
     repeats = 0
     if guess in _REPEATS_DROPPED:
-        choice, repeats = _without_repeats(choice)
+        choice, repeats = _without_repeats(choice, drop_repeats)
+    else:  # every other page loses only a whole section it says twice (a responsive copy)
+        choice, repeats = _without_repeats(choice, drop_copied_sections)
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -230,8 +233,8 @@ def _with_missed_cards(root: Any, choice: Choice, tried: list[str]) -> Choice:
     return Choice(both, choice.confidence, choice.reason + "; the grid's cards the reading missed")
 
 
-def _without_repeats(choice: Choice) -> tuple[Choice, int]:
-    text, dropped = drop_repeats(choice.candidate.markdown)
+def _without_repeats(choice: Choice, drop: Callable[[str], tuple[str, int]]) -> tuple[Choice, int]:
+    text, dropped = drop(choice.candidate.markdown)
     if not dropped:
         return choice, 0
     kept = cands.Candidate(choice.candidate.name, text, choice.candidate.link_density)

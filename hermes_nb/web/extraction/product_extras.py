@@ -6,13 +6,16 @@ prose on the page). Shops mark each review up as one of a run of sibling element
 a review, testimonial or feedback; a run of ``REVIEW_ITEMS`` or more goes, and the summary (one
 element, not a run) stays. Product pages also keep their hidden elements (descriptions live in
 hidden tabs), and with them the cookie-consent banner a script would show or remove: an element
-whose class or id names a cookie, consent or GDPR notice goes, unless it wraps most of the page.
+whose class or id names a cookie, consent or GDPR notice goes, unless it wraps most of the page's
+visible text.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from .tree import shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
 CONSENT_SHARE = 0.5  # a consent-named element holding this share of the page's text is a wrapper, kept
@@ -46,9 +49,10 @@ def _drop_consent(root: Any) -> int:
     ]
     if not named:
         return 0
+    # Shares count the text a reader would see, not the state the page's scripts carry.
     body = root.find("body")
-    total = len((body if body is not None else root).text_content())
-    return _drop_outermost([el for el in named if len(el.text_content()) < CONSENT_SHARE * total])
+    total = shown_chars(body if body is not None else root)
+    return _drop_outermost([el for el in named if shown_chars(el) < CONSENT_SHARE * total])
 
 
 def _drop_outermost(doomed: list[Any]) -> int:

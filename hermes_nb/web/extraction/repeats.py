@@ -15,6 +15,9 @@ import re
 _WORD = re.compile(r"\w+", re.U)
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
+#: A run of at least this many blocks, each the same words as a block before it, is a copied section
+#: (a responsive layout's second rendering of the article, a footer repeated in every panel).
+COPIED_RUN_BLOCKS = 10
 
 
 def drop_repeats(markdown: str) -> tuple[str, int]:
@@ -43,3 +46,66 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
     if not dropped:
         return markdown, 0
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+
+
+def drop_copied_sections(markdown: str) -> tuple[str, int]:
+    """``markdown`` without the sections it says twice, and how many paragraphs went.
+
+    A copied section is a run of paragraphs (blocks between blank lines) that each repeat an earlier
+    one word for word, holding at least ``COPIED_RUN_BLOCKS`` different paragraphs of
+    ``CONTAINED_WORDS`` words or more: a responsive layout's second rendering of the whole text.
+    Milder than ``drop_repeats``: a repeated line, a refrain, the same fine print under each offer or
+    one paragraph said over and over stays. Short new paragraphs inside a run (a heading only one copy
+    has) neither extend nor break it; code blocks and tables break it.
+    """
+    blocks = _paragraphs(markdown)
+    seen: set[tuple[str, ...]] = set()
+    run: list[int] = []  # indexes of the current run's repeated paragraphs, short ones included
+    long_blocks: set[tuple[str, ...]] = set()  # the different ones CONTAINED_WORDS long or more
+    dropped: list[int] = []
+
+    def close_run() -> None:
+        if len(long_blocks) >= COPIED_RUN_BLOCKS:
+            dropped.extend(run)
+        run.clear()
+        long_blocks.clear()
+
+    for i, block in enumerate(blocks):
+        if _FENCE.match(block) or block.lstrip().startswith("|"):
+            close_run()
+            continue
+        key = tuple(w.lower() for w in _WORD.findall(block))
+        if not key:
+            continue
+        if key in seen:
+            run.append(i)
+            if len(key) >= CONTAINED_WORDS:
+                long_blocks.add(key)
+        else:
+            seen.add(key)
+            if len(key) >= CONTAINED_WORDS:
+                close_run()
+    close_run()
+    if not dropped:
+        return markdown, 0
+    gone = set(dropped)
+    return "\n\n".join(b for i, b in enumerate(blocks) if i not in gone), len(gone)
+
+
+def _paragraphs(markdown: str) -> list[str]:
+    """The blocks of ``markdown`` between blank lines, a fenced code block whole even with blank lines."""
+    blocks: list[str] = []
+    current: list[str] = []
+    in_code = False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            in_code = not in_code
+        if not line.strip() and not in_code:
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return blocks

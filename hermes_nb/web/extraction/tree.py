@@ -77,15 +77,15 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         # hidden content: such an element stays. Shares count the text a reader would see, not the
         # state a page's scripts carry (often a hundred times the page's text).
         body = root.find("body")
-        total = _shown_chars(body if body is not None else root)
-        doomed = [el for el in doomed if _shown_chars(el) < CURTAIN * total]
+        total = shown_chars(body if body is not None else root)
+        doomed = [el for el in doomed if shown_chars(el) < CURTAIN * total]
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
 
 
-def _shown_chars(el: Any) -> int:
+def shown_chars(el: Any) -> int:
     """Characters of ``el``'s text outside scripts, styles and templates."""
     unseen = sum(len(s.text_content()) for s in el.iter("script", "style", "noscript", "template"))
     return len(el.text_content()) - unseen
