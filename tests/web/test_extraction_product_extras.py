@@ -72,3 +72,28 @@ def test_a_consent_named_wrapper_stays_beside_a_large_script_state() -> None:
     root = parse_html(wrapper)
     assert drop_product_extras(root) == 0
     assert "Colour 2" in visible_text(root)
+
+
+def test_other_products_go_and_the_product_stays() -> None:
+    others = "".join(
+        f"<li class='product-card'><a href='/products/{i}'>Speckled bowl {i}</a> <span>$2{i}.00</span></li>"
+        for i in range(4)
+    )
+    body = (
+        f"<main><h1>Speckled mug</h1><p class='price'>$38.00</p><p>{DESCRIPTION}</p>"
+        f"<section class='related-products'><h2>You may also like</h2><ul>{others}</ul></section>"
+        f"<div id='customers-also-viewed'><h2>Customers also viewed</h2><ul>{others}</ul></div></main>"
+    )
+    html = f"<html><head><title>Speckled mug</title>{PRODUCT_LD}</head><body>{body}</body></html>"
+    doc = content.convert(html, "text/html", url="https://shop.example.org/products/mug")
+    assert doc.metadata["page_type"] == "product"
+    assert "wheel thrown stoneware" in doc.content and "$38.00" in doc.content
+    assert "Speckled bowl" not in doc.content and "also viewed" not in doc.content
+    assert doc.metadata["product_extras_dropped"] == 2
+
+
+def test_a_recommendation_named_wrapper_of_the_whole_product_stays() -> None:
+    product = f"<main><h1>Mug</h1><p>{DESCRIPTION}</p></main>"
+    root = parse_html(f"<html><body><div class='similar-layout'>{product}</div></body></html>")
+    assert drop_product_extras(root) == 0
+    assert "wheel thrown stoneware" in visible_text(root)

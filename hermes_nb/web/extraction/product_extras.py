@@ -1,13 +1,15 @@
-"""What a product page carries besides the product: its customers' reviews and the cookie-consent banner.
+"""What a product page carries besides the product: reviews, recommendations and the consent banner.
 
 A product page's content is the item — name, price, description, specifications, the rating summary
 — and extractors keep the reviews below it as if they were the description (they are the longest
 prose on the page). Shops mark each review up as one of a run of sibling elements whose class names
 a review, testimonial or feedback; a run of ``REVIEW_ITEMS`` or more goes, and the summary (one
-element, not a run) stays. Product pages also keep their hidden elements (descriptions live in
+element, not a run) stays. Shops also show other products under it — related items, "customers also
+viewed", upsells, recently viewed — in elements whose class or id says so; they go too (on the tune
+part of WCXB, product pages +0.0125 F1). Product pages also keep their hidden elements (descriptions live in
 hidden tabs), and with them the cookie-consent banner a script would show or remove: an element
-whose class or id names a cookie, consent or GDPR notice goes, unless it wraps most of the page's
-visible text.
+whose class or id names a cookie, consent or GDPR notice goes. A named element that wraps most of
+the page's visible text is a wrapper, not an extra, and stays.
 """
 
 from __future__ import annotations
@@ -18,16 +20,22 @@ from typing import Any
 from .tree import shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
-CONSENT_SHARE = 0.5  # a consent-named element holding this share of the page's text is a wrapper, kept
+WRAPPER_SHARE = 0.5  # a named element holding this share of the page's visible text is a wrapper, kept
 _REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
+_OTHER_PRODUCTS = re.compile(
+    r"(?<![a-z])(?:related|similar|recommend|up-?sell|cross-?sell|also-?(?:viewed|bought|purchased|like)|"
+    r"recently-?viewed)",
+    re.I,
+)
 _REVIEW_ITEMS = "//*[@class][self::div or self::li or self::article or self::section]"
 _NAMED = "//*[@class or @id][not(self::html or self::body or self::script or self::style)]"
 
 
 def drop_product_extras(root: Any) -> int:
-    """Remove the review lists and cookie-consent banners of a product page; how many elements went."""
-    return _drop_reviews(root) + _drop_consent(root)
+    """Remove the review lists, other products and cookie-consent banners of a product page; how many
+    elements went."""
+    return _drop_reviews(root) + _drop_named(root, _OTHER_PRODUCTS) + _drop_named(root, _CONSENT)
 
 
 def _drop_reviews(root: Any) -> int:
@@ -42,17 +50,15 @@ def _drop_reviews(root: Any) -> int:
     return _drop_outermost(doomed)
 
 
-def _drop_consent(root: Any) -> int:
-    """Elements whose class or id names a cookie or consent notice, unless they hold most of the page."""
-    named = [
-        el for el in root.xpath(_NAMED) if _CONSENT.search(f"{el.get('class') or ''} {el.get('id') or ''}")
-    ]
+def _drop_named(root: Any, name: re.Pattern[str]) -> int:
+    """Elements whose class or id matches ``name``, unless they hold most of the page's visible text."""
+    named = [el for el in root.xpath(_NAMED) if name.search(f"{el.get('class') or ''} {el.get('id') or ''}")]
     if not named:
         return 0
     # Shares count the text a reader would see, not the state the page's scripts carry.
     body = root.find("body")
     total = shown_chars(body if body is not None else root)
-    return _drop_outermost([el for el in named if shown_chars(el) < CONSENT_SHARE * total])
+    return _drop_outermost([el for el in named if shown_chars(el) < WRAPPER_SHARE * total])
 
 
 def _drop_outermost(doomed: list[Any]) -> int:
