@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .candidates import WRAPPER_SHARE
 from .tree import shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
-WRAPPER_SHARE = 0.5  # a named element holding this share of the page's visible text is a wrapper, kept
 _REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
 _OTHER_PRODUCTS = re.compile(
