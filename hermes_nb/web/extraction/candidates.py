@@ -41,7 +41,7 @@ _FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "
                    "svg", "iframe", "button", "select", "dialog")
 _FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
                     "menubar"}
-WRAPPER_SHARE = 0.5  # an element named like furniture (or a product extra) holding this share of the text stays
+WRAPPER_SHARE = 0.5  # an element named like furniture or a product extra but holding this share stays
 SECTION_LINK_DENSITY = 0.6  # blocks whose text is more link text than this are menus, not content
 
 
