@@ -31,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "video": "hermes_nb.videos:video",
     "avideo": "hermes_nb.videos:avideo",
     "video_many": "hermes_nb.batch:video_many",
+    "avideo_many": "hermes_nb.batch:avideo_many",
     "load_plugins": "hermes_nb.plugins.loader:load_plugins",
     "providers": "hermes_nb.catalog:providers",
     "plugins": "hermes_nb.plugins",  # the package, callable: hn.plugins() lists the plugins
@@ -86,6 +87,7 @@ __all__ = [
     "asearch_many",
     "batch",
     "avideo",
+    "avideo_many",
     "cache",
     "config",
     "crawl",
@@ -116,6 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         aextract_many,
         aimagine_many,
         asearch_many,
+        avideo_many,
         extract_many,
         imagine_many,
         search_many,

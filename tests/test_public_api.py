@@ -20,7 +20,7 @@ EXPECTED = {
     "WebSearchProvider", "ImageGenProvider", "HermesError",
     "load_ipython_extension", "unload_ipython_extension",
     # video generation (issue 21)
-    "video", "avideo", "video_many", "VideoResult", "VideoGenProvider",
+    "video", "avideo", "video_many", "avideo_many", "VideoResult", "VideoGenProvider",
 }
 
 

@@ -1,4 +1,4 @@
-"""Batches: ``search_many``, ``extract_many``, ``imagine_many`` and their async twins.
+"""Batches: ``search_many``, ``extract_many``, ``imagine_many``, ``video_many`` and their async twins.
 
 Bounded concurrency, results in input order or streamed as they finish (``stream=True``, or
 ``async for`` on the async twins), a ``BatchError`` row per failed item, any
@@ -11,7 +11,7 @@ from hermes_nb.batch.limits import limits
 from hermes_nb.batch.result import BatchError, BatchResult
 from hermes_nb.batch.runner import run_batch, stream_batch
 from hermes_nb.batch.tasks import AsyncBatch
-from hermes_nb.batch.videos import VIDEO_COLUMNS, video_many
+from hermes_nb.batch.videos import VIDEO_COLUMNS, avideo_many, video_many
 from hermes_nb.batch.web import (
     EXTRACT_COLUMNS,
     SEARCH_COLUMNS,
@@ -35,6 +35,7 @@ __all__ = [
     "aimagine_many",
     "limits",
     "video_many",
+    "avideo_many",
     "VIDEO_COLUMNS",
     "SEARCH_COLUMNS",
     "EXTRACT_COLUMNS",

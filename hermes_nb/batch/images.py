@@ -9,8 +9,8 @@ from typing import Any
 
 from hermes_nb.batch.limits import RateLimit, limits_for
 from hermes_nb.batch.live import view_for
-from hermes_nb.batch.result import BatchResult
-from hermes_nb.batch.runner import run_batch, stream_batch
+from hermes_nb.batch.result import collected
+from hermes_nb.batch.runner import many
 from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
 from hermes_nb.images.caching import estimate_batch
@@ -130,10 +130,7 @@ def imagine_many(
         "executor": executor, "concurrency": bound, "job": job, "encode": _encode, "decode": _decode,
         "rate": rate, "view": view,
     }  # fmt: skip
-    if stream:
-        return stream_batch(one, todo, **run)
-    batch = BatchResult(run_batch(one, todo, **run), items=todo, rows=_rows, columns=IMAGE_COLUMNS)
-    return batch.to_pandas() if as_frame else batch
+    return many(one, todo, stream=stream, as_frame=as_frame, rows=_rows, columns=IMAGE_COLUMNS, **run)
 
 
 def aimagine_many(
@@ -162,10 +159,7 @@ def aimagine_many(
     )
     rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new or refresh))
 
-    def result(values: list[Any]) -> Any:
-        batch = BatchResult(values, items=todo, rows=_rows, columns=IMAGE_COLUMNS)
-        return batch.to_pandas() if as_frame else batch
-
+    result = functools.partial(collected, items=todo, rows=_rows, columns=IMAGE_COLUMNS, as_frame=as_frame)
     sync = functools.partial(
         imagine, aspect_ratio=aspect_ratio, model=model, backend=backend, n=n, seed=seed, **flags, **options
     )  # aimagine runs imagine in a thread anyway: the pooled-thread engine does that with less hand-over

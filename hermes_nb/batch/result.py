@@ -63,3 +63,16 @@ class BatchResult(list[Any]):
 
     def __repr__(self) -> str:
         return f"BatchResult({len(self)} item(s), {len(self.errors)} error(s))"
+
+
+def collected(
+    values: list[Any],
+    *,
+    items: Sequence[Any],
+    rows: Callable[[list[Any], list[Any]], list[dict[str, Any]]],
+    columns: Sequence[str],
+    as_frame: bool,
+) -> Any:
+    """A ``*_many`` call's values in input order as a ``BatchResult``, or its DataFrame with ``as_frame``."""
+    batch = BatchResult(values, items=items, rows=rows, columns=columns)
+    return batch.to_pandas() if as_frame else batch

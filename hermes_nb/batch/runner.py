@@ -24,7 +24,7 @@ import json
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
@@ -32,7 +32,7 @@ from typing import Any
 from hermes_nb._async import call_maybe_async
 from hermes_nb.batch.limits import RateLimit
 from hermes_nb.batch.live import BatchView
-from hermes_nb.batch.result import BatchError
+from hermes_nb.batch.result import BatchError, collected
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.net.rate_limits import prepaid_slot
 from hermes_nb.plugins.call_threads import run_in_thread
@@ -237,6 +237,25 @@ def run_batch(
     for index, value in pairs:
         results[index] = value
     return results
+
+
+def many(
+    func: Callable[[Any], Any],
+    items: list[Any],
+    *,
+    stream: bool,
+    as_frame: bool,
+    rows: Callable[[list[Any], list[Any]], list[dict[str, Any]]],
+    columns: Sequence[str],
+    **run: Any,
+) -> Any:
+    """How every ``*_many`` ends: the ``(index, result)`` stream with ``stream``, else a ``BatchResult``
+    in input order (a pandas DataFrame, one row per ``rows`` entry, with ``as_frame``). ``run``: the
+    options of ``stream_batch``."""
+    if stream:
+        return stream_batch(func, items, **run)
+    values = run_batch(func, items, **run)
+    return collected(values, items=items, rows=rows, columns=columns, as_frame=as_frame)
 
 
 @dataclass

@@ -26,8 +26,8 @@ from typing import Any
 from hermes_nb import web
 from hermes_nb.batch.limits import RateLimit, limits_for
 from hermes_nb.batch.live import view_for
-from hermes_nb.batch.result import BatchError, BatchResult
-from hermes_nb.batch.runner import run_batch, stream_batch
+from hermes_nb.batch.result import BatchError, collected
+from hermes_nb.batch.runner import many
 from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
 from hermes_nb.plugins.registry import normalize_name
@@ -143,11 +143,9 @@ def search_many(
         "encode": to_record, "decode": search_result_from_record,
         "view": view_for("search", progress, todo, _search_rows, SEARCH_COLUMNS, as_frame, rate.provider),
     }  # fmt: skip
-    if stream:
-        return stream_batch(one, todo, **options)
-    values = run_batch(one, todo, **options)
-    batch = BatchResult(values, items=todo, rows=_search_rows, columns=SEARCH_COLUMNS)
-    return batch.to_pandas() if as_frame else batch
+    return many(
+        one, todo, stream=stream, as_frame=as_frame, rows=_search_rows, columns=SEARCH_COLUMNS, **options
+    )
 
 
 def asearch_many(
@@ -180,10 +178,7 @@ def _async_twin(
     else ``sync_one`` on the pooled threads; the mode is computed once by the caller."""
     rate, bound = _limits(capability, backend, concurrency, mode)
 
-    def result(values: list[Any]) -> Any:
-        batch = BatchResult(values, items=todo, rows=rows, columns=columns)
-        return batch.to_pandas() if as_frame else batch
-
+    result = functools.partial(collected, items=todo, rows=rows, columns=columns, as_frame=as_frame)
     sync = None if _has_async_path(capability, backend, mode) else sync_one
     return AsyncBatch(
         one, todo, concurrency=bound, rate=rate, job=job, encode=to_record, decode=decode,
@@ -244,11 +239,9 @@ def extract_many(
         "encode": to_record, "decode": extract_result_from_record,
         "view": view_for("extract", progress, todo, _extract_rows, EXTRACT_COLUMNS, as_frame, rate.provider),
     }  # fmt: skip
-    if stream:
-        return stream_batch(one, todo, **options)
-    values = run_batch(one, todo, **options)
-    batch = BatchResult(values, items=todo, rows=_extract_rows, columns=EXTRACT_COLUMNS)
-    return batch.to_pandas() if as_frame else batch
+    return many(
+        one, todo, stream=stream, as_frame=as_frame, rows=_extract_rows, columns=EXTRACT_COLUMNS, **options
+    )
 
 
 def aextract_many(

@@ -1,7 +1,9 @@
-"""``hn.video``, ``video_many``, ``%video``: refused before requests, paid once, budgets, replay."""
+"""``hn.video``, ``video_many`` (streamed, async, live), ``%video``: refused before requests, paid once,
+budgets, replay."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import Iterator
@@ -132,6 +134,8 @@ def test_budget_refuses_a_call_and_a_batch_before_any_request(clips: Clips) -> N
         hn.video("too long", duration=8)  # 8 s x $0.10 = $0.80
     with pytest.raises(errors.InvalidInputError, match="video_many"):
         hn.video_many(["a", "b"], duration=4)  # 2 x $0.40
+    with pytest.raises(errors.InvalidInputError, match="video_many"):
+        hn.avideo_many(["a", "b"], duration=4)  # refused when called, before anything is awaited
     assert clips.requests == []
     hn.video("short", duration=4)  # $0.40 fits
     assert hn.video("short", duration=4).cached  # a stored video costs nothing
@@ -146,6 +150,42 @@ def test_video_many_runs_through_the_batch_runner(clips: Clips) -> None:
     assert len(clips.requests) in (2, 3)  # the repeated prompt may run beside its twin
     frame = hn.video_many(["one", "two"], duration=4, as_frame=True)
     assert list(frame["prompt"]) == ["one", "two"] and len(clips.requests) <= 3
+
+
+def test_video_many_streams_and_its_async_twin_streams_and_awaits(clips: Clips) -> None:
+    prompts = ["one", "two", "three"]
+    pairs = list(hn.video_many(prompts, duration=4, stream=True, progress=False))
+    assert sorted(i for i, _ in pairs) == [0, 1, 2]  # each item once, in completion order
+    assert all(isinstance(r, hn.VideoResult) and r.prompt == prompts[i] for i, r in pairs)
+
+    async def run() -> tuple[list[tuple[int, Any]], Any, Any]:
+        streamed = [pair async for pair in hn.avideo_many(["four", "five"], duration=4, progress=False)]
+        awaited = await hn.avideo_many(prompts, duration=4, progress=False)
+        frame = await hn.avideo_many(["four"], duration=4, as_frame=True, progress=False)
+        return streamed, awaited, frame
+
+    streamed, awaited, frame = asyncio.run(run())
+    assert sorted(i for i, _ in streamed) == [0, 1]
+    assert [r.prompt for r in awaited] == prompts and all(r.cached for r in awaited)  # made by the stream
+    assert list(frame.columns) == hn.batch.VIDEO_COLUMNS and list(frame["prompt"]) == ["four"]
+    assert len(clips.requests) == 5
+
+
+def test_video_many_shows_a_live_view_of_its_videos(clips: Clips, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hermes_nb.batch import live, videos
+
+    built: list[tuple[Any, ...]] = []
+
+    def recording(desc: str, *args: Any) -> Any:
+        built.append((desc, *args))
+        return live.view_for(desc, *args)
+
+    monkeypatch.setattr(videos, "view_for", recording)
+    hn.video_many(["one"], duration=4, progress=False)
+    desc, progress, items, rows, columns, as_frame, provider = built[0]
+    assert (desc, progress, items, provider) == ("video", False, ["one"], "clips")
+    assert columns == hn.batch.VIDEO_COLUMNS
+    assert rows is videos._rows and as_frame is False
 
 
 def test_replay_from_a_cassette_needs_no_provider(
