@@ -4,11 +4,11 @@ A product page's content is the item — name, price, description, specification
 — and extractors keep the reviews below it as if they were the description (they are the longest
 prose on the page). Shops mark each review up as one of a run of sibling elements whose class names
 a review, testimonial or feedback; a run of ``REVIEW_ITEMS`` or more goes, and the summary (one
-element, not a run) stays. Shops also show other products under it — related items, "customers also
-viewed", upsells, recently viewed — in elements whose class or id says so; they go too (on the tune
-part of WCXB, product pages +0.0125 F1). Product pages also keep their hidden elements (descriptions live in
-hidden tabs), and with them the cookie-consent banner a script would show or remove: an element
-whose class or id names a cookie, consent or GDPR notice goes. A named element that wraps most of
+element, not a run) stays. Shops also show other products under it — related items, "customers
+also viewed", upsells, recently viewed — in elements whose class or id says so; they go too (product
+pages of WCXB's tune part +0.012 F1, its held-out part unchanged). Product pages also keep their
+hidden elements (descriptions live in hidden tabs), and with them the cookie-consent banner a script
+would show or remove: an element whose class or id names a cookie, consent or GDPR notice goes. A named element that wraps most of
 the page's visible text is a wrapper, not an extra, and stays.
 """
 

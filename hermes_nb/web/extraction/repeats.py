@@ -4,8 +4,10 @@ Pages often carry the same text twice — a mobile and a desktop copy of a produ
 title repeated in a sticky bar, a tab panel that duplicates the visible text — and an extractor that
 keeps hidden or repeated regions reads it twice. A block (a line of the Markdown: a paragraph,
 heading or list item) is dropped when the same words came before it, or, from ``CONTAINED_WORDS``
-words up, when its words run word for word inside what came before. Code blocks and table rows are
-never touched: code repeats on purpose, and a table keeps its shape.
+words up, when its words run word for word inside what came before (``drop_repeats``: products,
+grids and threads). Every other page keeps single repeats — a refrain, a pull quote, the same fine
+print under each offer — and loses only a whole section rendered twice (``drop_copied_sections``).
+Code blocks and table rows are never touched: code repeats on purpose, and a table keeps its shape.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import re
 _WORD = re.compile(r"\w+", re.U)
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
-#: A run of at least this many blocks, each the same words as a block before it, is a copied section
-#: (a responsive layout's second rendering of the article, a footer repeated in every panel).
+#: A run of at least this many different paragraphs, each the same words as one before it, is a copied
+#: section (a responsive layout's second rendering of the article); shorter runs on the tune part of
+#: WCXB were offers' fine print and pricing plans' feature lists, which the reference keeps.
 COPIED_RUN_BLOCKS = 10
 
 
