@@ -8,8 +8,8 @@ element, not a run) stays. Shops also show other products under it — related i
 also viewed", upsells, recently viewed — in elements whose class or id says so; they go too (product
 pages of WCXB's tune part +0.012 F1, its held-out part unchanged). Product pages also keep their
 hidden elements (descriptions live in hidden tabs), and with them the cookie-consent banner a script
-would show or remove: an element whose class or id names a cookie, consent or GDPR notice goes. A named element that wraps most of
-the page's visible text is a wrapper, not an extra, and stays.
+would show or remove: an element whose class or id names a cookie, consent or GDPR notice goes. A
+named element that wraps most of the page's visible text is a wrapper, not an extra, and stays.
 """
 
 from __future__ import annotations
