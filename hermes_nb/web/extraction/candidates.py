@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
-from .tree import link_density, squash
+from .tree import link_density, squashed_len
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -103,10 +103,15 @@ def sections_candidate(root: Any) -> Candidate:
         if _is_furniture(el) and len(el.text_content()) < WRAPPER_SHARE * total:
             el.drop_tree()
     mains = body.xpath(".//main|.//*[@role='main']")
-    region = mains[0] if mains and len(squash(mains[0].text_content())) > 200 else body
+    region = mains[0] if mains and squashed_len(mains[0].text_content()) > 200 else body
+    gone: set[Any] = set()  # link lists dropped; what lies inside them needs no look
     for el in list(region.iter("ul", "ol", "div", "p", "section", "table")):
-        if el.getparent() is not None and link_density(el) > SECTION_LINK_DENSITY:
+        if el.getparent() is None or (gone and any(a in gone for a in el.iterancestors())):
+            continue
+        if link_density(el) > SECTION_LINK_DENSITY:
             el.drop_tree()
+            if el is not region:  # a dense region is still read (it is what the page has)
+                gone.add(el)
     text = unicodedata.normalize("NFC", fragment_to_markdown(region))
     return Candidate(SECTIONS, text, link_density(region))
 
@@ -180,6 +185,6 @@ def _each_pruned(name: str, elements: list[Any], extra: re.Pattern[str] | None =
         if text:
             parts.append(text)
     body = unicodedata.normalize("NFC", "\n\n".join(parts))
-    lengths = [len(squash(p.text_content())) for p in elements]
-    linked = sum(len(squash(a.text_content())) for p in elements for a in p.iter("a"))
+    lengths = [squashed_len(p.text_content()) for p in elements]
+    linked = sum(squashed_len(a.text_content()) for p in elements for a in p.iter("a"))
     return Candidate(name, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)
