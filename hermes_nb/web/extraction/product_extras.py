@@ -28,6 +28,7 @@ _OTHER_PRODUCTS = re.compile(
     r"recently-?viewed)",
     re.I,
 )
+_EXTRA_NAME = re.compile(f"{_OTHER_PRODUCTS.pattern}|{_CONSENT.pattern}", re.I)
 _REVIEW_ITEMS = "//*[@class][self::div or self::li or self::article or self::section]"
 _NAMED = "//*[@class or @id][not(self::html or self::body or self::script or self::style)]"
 
@@ -35,7 +36,7 @@ _NAMED = "//*[@class or @id][not(self::html or self::body or self::script or sel
 def drop_product_extras(root: Any) -> int:
     """Remove the review lists, other products and cookie-consent banners of a product page; how many
     elements went."""
-    return _drop_reviews(root) + _drop_named(root, _OTHER_PRODUCTS) + _drop_named(root, _CONSENT)
+    return _drop_reviews(root) + _drop_named(root)
 
 
 def _drop_reviews(root: Any) -> int:
@@ -50,9 +51,12 @@ def _drop_reviews(root: Any) -> int:
     return _drop_outermost(doomed)
 
 
-def _drop_named(root: Any, name: re.Pattern[str]) -> int:
-    """Elements whose class or id matches ``name``, unless they hold most of the page's visible text."""
-    named = [el for el in root.xpath(_NAMED) if name.search(f"{el.get('class') or ''} {el.get('id') or ''}")]
+def _drop_named(root: Any) -> int:
+    """Elements whose class or id names other products or a consent notice, unless they hold most of
+    the page's visible text."""
+    named = [
+        el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+    ]
     if not named:
         return 0
     # Shares count the text a reader would see, not the state the page's scripts carry.
