@@ -5,6 +5,8 @@ silent when ``HERMES_NB_PROGRESS=0``, when ``CI`` is set (nbval, nbconvert and C
 when there is neither a kernel nor a TTY. ``HERMES_NB_PROGRESS=1`` or ``progress=True`` forces it
 on; ``progress=False`` forces it off. A detected (not forced) bar waits ``AUTO_DELAY_S`` before it
 draws, so quick batches never leave a bar in a saved output, even under a local ``pytest --nbval``.
+Inside one item of a batch (``batch_item``) a detected bar stays hidden: the batch's own view stands
+for its items, so a batch of videos shows one view, not a polling bar for each video.
 Without tqdm (``pip install 'hermes_nb[progress]'``) there is no bar, and one warning says so.
 """
 
@@ -15,11 +17,12 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from hermes_nb.extras import FeatureNotInstalledError, require
 
-__all__ = ["Progress", "in_kernel", "is_interactive", "progress"]
+__all__ = ["Progress", "batch_item", "in_kernel", "is_interactive", "progress"]
 
 _FALSE = {"0", "false", "no", "off", ""}
 AUTO_DELAY_S = 2.0
@@ -27,6 +30,8 @@ AUTO_DELAY_S = 2.0
 log = logging.getLogger(__name__)
 #: the missing-tqdm warning is given once per session
 _warned_missing = False
+#: True while the running code is one item of a batch (each worker thread and task has its own value)
+_IN_BATCH_ITEM: ContextVar[bool] = ContextVar("hermes_nb_in_batch_item", default=False)
 
 
 def _in_kernel() -> bool:
@@ -104,9 +109,19 @@ def _make_bar(total: int | None, desc: str, delay: float) -> Any:
 
 
 @contextmanager
+def batch_item() -> Iterator[None]:
+    """Within: this code is one item of a batch, and a detected (not forced) bar stays hidden."""
+    token = _IN_BATCH_ITEM.set(True)
+    try:
+        yield
+    finally:
+        _IN_BATCH_ITEM.reset(token)
+
+
+@contextmanager
 def progress(total: int | None, desc: str = "", *, enabled: bool | None = None) -> Iterator[Progress]:
     """``with progress(n, "searching") as bar: ... bar.update()``; ``enabled`` overrides detection."""
-    show = is_interactive() if enabled is None else bool(enabled)
+    show = is_interactive() and not _IN_BATCH_ITEM.get() if enabled is None else bool(enabled)
     delay = AUTO_DELAY_S if enabled is None else 0.0
     tracker = Progress(total, desc, _make_bar(total, desc, delay) if show else None)
     try:

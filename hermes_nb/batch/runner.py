@@ -36,6 +36,7 @@ from hermes_nb.batch.result import BatchError, collected
 from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.net.rate_limits import prepaid_slot
 from hermes_nb.plugins.call_threads import run_in_thread
+from hermes_nb.progress import batch_item
 from hermes_nb.redaction import redact
 from hermes_nb.store import get_store
 
@@ -134,7 +135,7 @@ class Plan:
 
 
 def _run_item(func: Callable[[Any], Any], item: Any, provider: str | None, slot: float | None) -> Any:
-    with prepaid_slot(provider, slot):
+    with prepaid_slot(provider, slot), batch_item():
         return call_maybe_async(func, item)
 
 

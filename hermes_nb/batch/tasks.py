@@ -31,6 +31,7 @@ from hermes_nb.batch.result import BatchResult
 from hermes_nb.batch.runner import BatchStream, Plan, check_concurrency, default_encode, stream_batch
 from hermes_nb.net.rate_limits import prepaid_slot
 from hermes_nb.plugins.call_threads import run_in_thread
+from hermes_nb.progress import batch_item
 
 __all__ = ["AsyncBatch", "astream_batch", "bridge"]
 
@@ -38,7 +39,7 @@ _END = object()
 
 
 async def _acall(func: Callable[[Any], Any], item: Any, provider: str | None, slot: float | None) -> Any:
-    with prepaid_slot(provider, slot):
+    with prepaid_slot(provider, slot), batch_item():
         result = func(item)
         if inspect.isawaitable(result):
             result = await result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -241,6 +242,30 @@ def test_progress_env_and_argument_override(
     with progress.progress(3, "quiet", enabled=False) as bar:
         bar.update()
         assert not bar.visible and bar.done == 1
+
+
+def test_an_items_own_bar_stays_hidden_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HERMES_NB_PROGRESS", "1")  # "a person is watching", as in a local kernel
+
+    def polls(_: int) -> tuple[bool, bool]:
+        with (
+            progress.progress(None, "polling") as detected,
+            progress.progress(1, "asked", enabled=True) as forced,
+        ):
+            return detected.visible, forced.visible
+
+    assert batch.run_batch(polls, range(3), concurrency=2, progress=False) == [(False, True)] * 3
+
+    async def apolls(_: int) -> bool:  # an item with an async path: a task on the loop
+        with progress.progress(None, "polling") as detected:
+            return detected.visible
+
+    async def run() -> Any:
+        return await batch.AsyncBatch(apolls, range(2))
+
+    assert list(asyncio.run(run())) == [False, False]
+    with progress.progress(None, "alone") as bar:
+        assert bar.visible  # outside a batch the same bar shows
 
 
 def test_detected_bars_wait_before_drawing(
