@@ -13,6 +13,7 @@ from . import candidates as cands
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .document import Document
 from .metadata import page_metadata
+from .misnamed import unmask_misnamed
 from .page_type import card_group, classify, page_type, post_elements
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
@@ -79,6 +80,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
     # A product page's reviews and consent banner are not the product (product_extras.py).
     extras = drop_product_extras(root) if guess == "product" else 0
+    # Prose whose class trafilatura reads as boilerplate ("w-embed", "slides") keeps its text (misnamed.py).
+    unmasked = unmask_misnamed(root)
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
     # pages and products); longer pages get one only when the first choice is not confident enough.
@@ -121,6 +124,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         meta["repeated_blocks_dropped"] = repeats
     if extras:
         meta["product_extras_dropped"] = extras
+    if unmasked:
+        meta["misnamed_blocks_kept"] = unmasked
     if streamed:
         meta["streamed_segments_placed"] = streamed
     for key in _PRIVATE_META:
