@@ -97,3 +97,33 @@ def test_a_recommendation_named_wrapper_of_the_whole_product_stays() -> None:
     root = parse_html(f"<html><body><div class='similar-layout'>{product}</div></body></html>")
     assert drop_product_extras(root) == 0
     assert "wheel thrown stoneware" in visible_text(root)
+
+
+SIGN_UP = "Enter your email for ten percent off your first order, plus the latest news from the studio."
+
+
+def test_hidden_overlays_go_and_a_hidden_description_sheet_stays() -> None:
+    # A product page keeps its hidden elements (descriptions in tabs and sheets), but not what a script
+    # would open over it: a sign-up pop-up, the mini cart, a currency picker, a dialog.
+    overlays = (
+        f"<div class='newsletter-popup' style='display:none'><p>{SIGN_UP}</p></div>"
+        "<div id='mini-cart' hidden><p>Your cart is empty. Continue shopping for more mugs today.</p></div>"
+        "<div class='currency-selector' style='visibility: hidden'><p>USD EUR GBP AUD CAD</p></div>"
+        f"<div role='dialog' class='signup-modal'><p>{SIGN_UP}</p></div>"
+    )
+    sheet = f"<div class='sheet dialog' style='display:none'><h2>Description</h2><p>{DESCRIPTION}</p></div>"
+    body = f"{overlays}<main><h1>Speckled mug</h1><p class='price'>$38.00</p>{sheet}</main>"
+    html = f"<html><head><title>Speckled mug</title>{PRODUCT_LD}</head><body>{body}</body></html>"
+    doc = content.convert(html, "text/html", url="https://shop.example.org/products/mug")
+    assert doc.metadata["page_type"] == "product"
+    assert "wheel thrown stoneware" in doc.content
+    for overlay in ("first order", "cart is empty", "GBP"):
+        assert overlay not in doc.content
+    assert doc.metadata["product_extras_dropped"] == 4
+
+
+def test_a_shown_element_named_like_an_overlay_stays() -> None:
+    # Only a hidden element or a dialog is an overlay: a visible "modal-content" block is what the page shows.
+    shown = f"<main><div class='modal-content'><p>{DESCRIPTION}</p></div></main>"
+    root = parse_html(f"<html><body>{shown}</body></html>")
+    assert drop_product_extras(root) == 0

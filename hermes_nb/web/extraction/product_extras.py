@@ -7,9 +7,13 @@ a review, testimonial or feedback; a run of ``REVIEW_ITEMS`` or more goes, and t
 element, not a run) stays. Shops also show other products under it — related items, "customers
 also viewed", upsells, recently viewed — in elements whose class or id says so; they go too (product
 pages of WCXB's tune part +0.012 F1, its held-out part unchanged). Product pages also keep their
-hidden elements (descriptions live in hidden tabs), and with them the cookie-consent banner a script
-would show or remove: an element whose class or id names a cookie, consent or GDPR notice goes. A
-named element that wraps most of the page's visible text is a wrapper, not an extra, and stays.
+hidden elements (descriptions live in hidden tabs), and with them what a script would open over the
+page or take away: the cookie-consent banner (an element whose class or id names a cookie, consent or
+GDPR notice), and hidden overlays — a newsletter or sign-up pop-up, a modal, the mini cart, the
+currency or country picker, a notification (a hidden element, or a dialog, whose class or id says
+so; on the tune part of WCXB, product pages +0.005 F1). A bottom sheet or drawer is not taken for an
+overlay: shops show the description in one on phones. A named element that wraps most of the page's
+visible text is a wrapper, not an extra, and stays.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 from typing import Any
 
 from .candidates import WRAPPER_SHARE
-from .tree import shown_chars
+from .tree import is_hidden, shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
 _REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
@@ -29,14 +33,20 @@ _OTHER_PRODUCTS = re.compile(
     re.I,
 )
 _EXTRA_NAME = re.compile(f"{_OTHER_PRODUCTS.pattern}|{_CONSENT.pattern}", re.I)
+_OVERLAY = re.compile(
+    r"modal|pop-?up|newsletter|sign-?up|subscri|mini-?cart|cart-|currency|country|locali[sz]|overlay|"
+    r"lightbox|toast|notification|announcement",
+    re.I,
+)
+_MAYBE_OVERLAYS = "//*[@hidden or @style or @aria-modal or @role='dialog']"
 _REVIEW_ITEMS = "//*[@class][self::div or self::li or self::article or self::section]"
 _NAMED = "//*[@class or @id][not(self::html or self::body or self::script or self::style)]"
 
 
 def drop_product_extras(root: Any) -> int:
-    """Remove the review lists, other products and cookie-consent banners of a product page; how many
-    elements went."""
-    return _drop_reviews(root) + _drop_named(root)
+    """Remove the review lists, other products, cookie-consent banners and hidden overlays of a product
+    page; how many elements went."""
+    return _drop_reviews(root) + _drop_named(root) + _drop_overlays(root)
 
 
 def _drop_reviews(root: Any) -> int:
@@ -65,6 +75,18 @@ def _drop_named(root: Any) -> int:
     return _drop_outermost([el for el in named if shown_chars(el) < WRAPPER_SHARE * total])
 
 
+def _drop_overlays(root: Any) -> int:
+    """Hidden elements and dialogs whose class or id names an overlay (pop-up, modal, mini cart...)."""
+    doomed = [
+        el
+        for el in root.xpath(_MAYBE_OVERLAYS)
+        if el.tag not in ("html", "body")
+        and (is_hidden(el) or el.get("role") == "dialog" or el.get("aria-modal") == "true")
+        and _OVERLAY.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+    ]
+    return _drop_outermost(doomed)
+
+
 def _drop_outermost(doomed: list[Any]) -> int:
     """Drop each element of ``doomed`` (document order) that is not inside one already dropped."""
     gone: set[Any] = set()
@@ -74,3 +96,4 @@ def _drop_outermost(doomed: list[Any]) -> int:
         el.drop_tree()
         gone.add(el)
     return len(gone)
+

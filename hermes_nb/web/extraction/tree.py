@@ -68,7 +68,7 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         el
         for el in root.xpath("//*[@hidden or @style]")
         if el.tag not in ("html", "body")
-        and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
+        and is_hidden(el)
         and not (keep_disclosures and _disclosure(el))
         and not streamed_segment(el)
     ]
@@ -83,6 +83,11 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
+
+
+def is_hidden(el: Any) -> bool:
+    """True when ``el`` itself is hidden (``hidden``, ``display:none``, ``visibility:hidden``)."""
+    return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
 
 
 def shown_chars(el: Any) -> int:
