@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from hermes_nb.web import content
 from hermes_nb.web.extraction.product_extras import REVIEW_ITEMS, drop_product_extras
 from hermes_nb.web.extraction.tree import parse_html, visible_text
@@ -99,6 +103,14 @@ def test_a_recommendation_named_wrapper_of_the_whole_product_stays() -> None:
     assert "wheel thrown stoneware" in visible_text(root)
 
 
+CARE = (
+    "Each piece is finished by hand, so the glaze pools a little differently on every mug. Wash it by hand "
+    "with a soft sponge to keep the speckles bright, and let it dry upside down on a rack before storing it."
+)
+SHIPPING = (
+    "Orders leave the studio within three working days, packed in recycled paper and card. Delivery inside "
+    "the country takes two to four days; we send a tracking link by email as soon as the parcel is collected."
+)
 SIGN_UP = "Enter your email for ten percent off your first order, plus the latest news from the studio."
 
 
@@ -127,3 +139,34 @@ def test_a_shown_element_named_like_an_overlay_stays() -> None:
     shown = f"<main><div class='modal-content'><p>{DESCRIPTION}</p></div></main>"
     root = parse_html(f"<html><body>{shown}</body></html>")
     assert drop_product_extras(root) == 0
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        # markup inside the JSON string, as shops paste their HTML description
+        "<p>A wheel thrown <strong>stoneware mug</strong> with a matte speckled glaze outside and a clear"
+        " glazed interior,</p><ul><li>safe in dishwashers and microwave ovens</li></ul>",
+        # the same, entity-escaped
+        "&lt;p&gt;A wheel thrown &lt;b&gt;stoneware mug&lt;/b&gt; with a matte speckled glaze outside and a"
+        " clear glazed interior, safe in dishwashers and microwave ovens&lt;/p&gt;",
+        # URL-encoded, no space left
+        "A%20wheel%20thrown%20stoneware%20mug%20with%20a%20matte%20speckled%20glaze%20outside%20and%20a%20"
+        "clear%20glazed%20interior%2C%20safe%20in%20dishwashers%20and%20microwave%20ovens",
+    ],
+)
+def test_a_structured_data_description_is_added_as_plain_text(sent: str) -> None:
+    # The shop renders its description with a script: the page shows a name, a price and its care notes.
+    ld = json.dumps({"@type": "Product", "name": "Speckled mug", "description": sent})
+    care = f"<h2>Care</h2><p>{CARE}</p><h2>Shipping</h2><p>{SHIPPING}</p>"
+    body = f"<main><h1>Speckled mug</h1><p class='price'>$38.00</p><div id='description'></div>{care}</main>"
+    html = (
+        f"<html><head><title>Speckled mug</title><script type='application/ld+json'>{ld}</script></head>"
+        f"<body>{body}</body></html>"
+    )
+    doc = content.convert(html, "text/html", url="https://shop.example.org/products/mug")
+    assert "product description from structured data" in doc.metadata["extractor_reason"]
+    assert "A wheel thrown stoneware mug with a matte speckled glaze" in doc.content
+    assert "dishwashers and microwave ovens" in doc.content
+    for markup in ("<p>", "<strong>", "<b>", "&lt;", "%20"):
+        assert markup not in doc.content

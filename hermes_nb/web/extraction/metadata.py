@@ -11,7 +11,7 @@ import html as html_lib
 import json
 import re
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin
 
 from .tree import squash
 
@@ -55,6 +55,9 @@ _BYLINE_XPATH = (
     "or contains(., 'dateline')]/.. | //@id[contains(., 'byline') or contains(., 'author')]/.. "
     "| //@itemprop[contains(., 'author')]/.. | //@rel[. = 'author']/.."
 )
+#: Markup inside a structured-data string (shops put their HTML description in JSON-LD as it is).
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _BYLINE_HINT = re.compile(r"byline|author|writtenby|p-author|dateline", re.I)
 _ARTICLE_TYPES = (
     "Article",
@@ -214,7 +217,14 @@ def _json_ld(root: Any) -> dict[str, Any]:
 
 
 def _text(value: Any) -> str:
-    return squash(html_lib.unescape(value)) if isinstance(value, str) else ""
+    """A structured-data string as plain text: entities decoded, markup taken out, and a string sent
+    URL-encoded ("An%20elegant%20sofa", no spaces at all) decoded."""
+    if not isinstance(value, str):
+        return ""
+    text = html_lib.unescape(value)
+    if " " not in text.strip() and len(_PERCENT.findall(text)) >= 2:
+        text = unquote(text)
+    return squash(_TAG.sub(" ", text))
 
 
 def _ld_person(value: Any) -> str:
