@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hermes_nb.web import content
+from hermes_nb.web.extraction.candidates import sections_candidate
 from hermes_nb.web.extraction.page_type import PAGE_TYPES, classify
 from hermes_nb.web.extraction.tree import parse_html
 
@@ -144,6 +145,21 @@ def test_service_page_keeps_every_section() -> None:
     for i in range(6):
         assert f"Feature {i}" in doc.content
     assert "Pricing" not in doc.content
+
+
+def test_the_sections_reading_keeps_a_page_of_linked_cards_and_drops_its_menu() -> None:
+    # Each card is one link (title and blurb): the block of cards is mostly link text, and it is the page.
+    cards = "".join(
+        f"<a class='card' href='/posts/{i}'><h3>Story {i}</h3><p>Story {i} tells how a small team shipped "
+        f"its first release after a long winter.</p></a>"
+        for i in range(10)
+    )
+    topics = "".join(f"<li><a href='/t/{i}'>Topic {i}</a></li>" for i in range(8))
+    menu = f"<ul class='topics'>{topics}</ul>"
+    root = parse_html(_page(f"<div class='layout'><div class='stories'>{cards}</div>{menu}</div>"))
+    reading = sections_candidate(root).markdown
+    assert all(f"Story {i} tells" in reading for i in range(10))
+    assert "Topic 3" not in reading
 
 
 def _thread() -> str:

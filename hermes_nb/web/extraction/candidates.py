@@ -88,7 +88,9 @@ def sections_candidate(root: Any) -> Candidate:
 
     Trafilatura keeps the densest block of prose; a landing or service page spreads its content over
     many sections (hero, features, pricing, FAQ), which this candidate keeps. Pruned: navigation,
-    header, footer, aside, forms, elements whose role, class or id names furniture, and link lists.
+    header, footer, aside, forms, elements whose role, class or id names furniture, and link lists —
+    but not a block holding most of the region, however linked: a page of cards, each a link, is the
+    page's content, and its menus go from inside it.
     """
     body = root.find("body")
     body = copy.deepcopy(body if body is not None else root)
@@ -105,13 +107,15 @@ def sections_candidate(root: Any) -> Candidate:
     mains = body.xpath(".//main|.//*[@role='main']")
     region = mains[0] if mains and squashed_len(mains[0].text_content()) > 200 else body
     gone: set[Any] = set()  # link lists dropped; what lies inside them needs no look
+    whole = squashed_len(region.text_content())
     for el in list(region.iter("ul", "ol", "div", "p", "section", "table")):
         if el.getparent() is None or (gone and any(a in gone for a in el.iterancestors())):
             continue
-        if link_density(el) > SECTION_LINK_DENSITY:
+        # A block holding most of the region is the page's content, dense or not: its menus go inside it.
+        dense = link_density(el) > SECTION_LINK_DENSITY
+        if dense and squashed_len(el.text_content()) < WRAPPER_SHARE * whole:
             el.drop_tree()
-            if el is not region:  # a dense region is still read (it is what the page has)
-                gone.add(el)
+            gone.add(el)
     text = unicodedata.normalize("NFC", fragment_to_markdown(region))
     return Candidate(SECTIONS, text, link_density(region))
 
