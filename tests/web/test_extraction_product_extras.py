@@ -134,11 +134,15 @@ def test_hidden_overlays_go_and_a_hidden_description_sheet_stays() -> None:
     assert doc.metadata["product_extras_dropped"] == 4
 
 
-def test_a_shown_element_named_like_an_overlay_stays() -> None:
+def test_a_shown_element_or_a_whole_page_dialog_named_like_an_overlay_stays() -> None:
     # Only a hidden element or a dialog is an overlay: a visible "modal-content" block is what the page shows.
     shown = f"<main><div class='modal-content'><p>{DESCRIPTION}</p></div></main>"
     root = parse_html(f"<html><body>{shown}</body></html>")
     assert drop_product_extras(root) == 0
+    # A dialog holding most of the page is the page (a quick-view rendering of the product), not an overlay.
+    quick_view = f"<div role='dialog' class='quick-view-modal'><h1>Mug</h1><p>{DESCRIPTION}</p></div>"
+    root = parse_html(f"<html><body>{quick_view}<p>Free returns.</p></body></html>")
+    assert drop_product_extras(root) == 0 and "wheel thrown stoneware" in visible_text(root)
 
 
 @pytest.mark.parametrize(

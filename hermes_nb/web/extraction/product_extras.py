@@ -67,24 +67,30 @@ def _drop_named(root: Any) -> int:
     named = [
         el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}")
     ]
-    if not named:
-        return 0
-    # Shares count the text a reader would see, not the state the page's scripts carry.
-    body = root.find("body")
-    total = shown_chars(body if body is not None else root)
-    return _drop_outermost([el for el in named if shown_chars(el) < WRAPPER_SHARE * total])
+    return _drop_outermost(_not_wrappers(root, named))
 
 
 def _drop_overlays(root: Any) -> int:
-    """Hidden elements and dialogs whose class or id names an overlay (pop-up, modal, mini cart...)."""
-    doomed = [
+    """Hidden elements and dialogs whose class or id names an overlay (pop-up, modal, mini cart...),
+    unless they hold most of the page's visible text."""
+    overlays = [
         el
         for el in root.xpath(_MAYBE_OVERLAYS)
         if el.tag not in ("html", "body")
         and (is_hidden(el) or el.get("role") == "dialog" or el.get("aria-modal") == "true")
         and _OVERLAY.search(f"{el.get('class') or ''} {el.get('id') or ''}")
     ]
-    return _drop_outermost(doomed)
+    return _drop_outermost(_not_wrappers(root, overlays))
+
+
+def _not_wrappers(root: Any, named: list[Any]) -> list[Any]:
+    """``named`` without the elements that hold ``WRAPPER_SHARE`` or more of the page's visible text."""
+    if not named:
+        return []
+    # Shares count the text a reader would see, not the state the page's scripts carry.
+    body = root.find("body")
+    total = shown_chars(body if body is not None else root)
+    return [el for el in named if shown_chars(el) < WRAPPER_SHARE * total]
 
 
 def _drop_outermost(doomed: list[Any]) -> int:
@@ -96,4 +102,3 @@ def _drop_outermost(doomed: list[Any]) -> int:
         el.drop_tree()
         gone.add(el)
     return len(gone)
-
