@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from .streamed import streamed_segment
+from .unclosed import close_unclosed
 
 _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
@@ -53,7 +54,7 @@ def parse_html(html: str) -> Any | None:
             )
         )
     try:
-        return lxml.html.document_fromstring(html, parser=_parser)
+        return lxml.html.document_fromstring(close_unclosed(html), parser=_parser)
     except (ValueError, TypeError, lxml.etree.ParserError):
         return None
 
