@@ -66,6 +66,15 @@ def test_a_page_whose_divs_are_all_closed_is_returned_as_it_is() -> None:
     # an open div that no enclosing end tag closes (the page's last) changes nothing either
     tail = "<html><body><main><p>x</p></main><div>footer"
     assert needs_closing(tail) and close_unclosed(tail) == tail
+    # an unclosed comment hides the rest of the page, markup included, as it does from a browser
+    hidden = "<body><nav><div>a<!-- <div></nav> <main>x</main></body>"
+    assert close_unclosed(hidden) == hidden
+
+
+def test_a_page_of_broken_tags_is_read_in_one_pass() -> None:
+    # Tags that never end: each is looked at up to the next "<", not to the end of the page.
+    page = "<html><body><nav>" + "<div class='a" * 20_000 + "</nav><main><p>x</p></main></body></html>"
+    assert close_unclosed(page) == page
 
 
 def test_an_article_after_a_broken_menu_button_is_read_as_paragraphs() -> None:
