@@ -70,15 +70,15 @@ def close_unclosed(html: str) -> str:
         pos = m.end()
         closing, name, rest = m.group(1), (m.group(2) or "").lower(), m.group(3) or ""
         if not name:  # a comment: to its end, or to the end of the page when it has none
-            end = html.find("-->", pos)
-            if end < 0:
+            comment_end = html.find("-->", pos)
+            if comment_end < 0:
                 break
-            pos = end + 3
+            pos = comment_end + 3
             continue
         if not closing:
             if name in _RAW_TEXT and not rest.rstrip().endswith("/"):
-                end = _RAW_END[name].search(html, pos)
-                pos = end.end() if end else len(html)
+                raw_end = _RAW_END[name].search(html, pos)
+                pos = raw_end.end() if raw_end else len(html)
             elif name in _TRACKED and not rest.rstrip().endswith("/"):
                 _close_siblings(stack, name)
                 stack.append(name)
