@@ -1,4 +1,4 @@
-"""A ``<div>`` left open in a menu is closed where a browser closes it, so the article stays an article."""
+"""Tags libxml2 and a browser read differently are mended first, so the article stays an article."""
 
 from __future__ import annotations
 
@@ -73,8 +73,23 @@ def test_a_page_whose_divs_are_all_closed_is_returned_as_it_is() -> None:
 
 def test_a_page_of_broken_tags_is_read_in_one_pass() -> None:
     # Tags that never end: each is looked at up to the next "<", not to the end of the page.
-    page = "<html><body><nav>" + "<div class='a" * 20_000 + "</nav><main><p>x</p></main></body></html>"
+    page = "<html><body><nav>" + "<div class='a" * 20_000 + "</nav><main><p>x</p></main>"
     assert close_unclosed(page) == page
+
+
+def test_a_page_that_goes_on_after_its_end_tags_is_read_to_its_end() -> None:
+    # A template that closes the page after its header, and the article after it: a browser reads on,
+    # libxml2 alone dropped everything after </html>.
+    page = (
+        "<html><head><title>HR outsourcing</title></head><body><header><a href='/'>Home</a></header>"
+        f"</body></html>\n<div class='post'><h1>Six kinds of HR outsourcing</h1><p>{PROSE * 3}</p>"
+        f"<p>{PROSE * 2}</p></div>"
+    )
+    doc = content.convert(page, "text/html", url="https://example.org/blog/hr-outsourcing", format="text")
+    assert doc.content.count(PROSE.strip()) == 5
+    # an end tag inside a script is the script's, and a page that ends where it says stays as it is
+    ended = f"<html><body><p>{PROSE}</p><script>var s = '</body>';</script></body></html>\n"
+    assert close_unclosed(ended) == ended
 
 
 def test_an_article_after_a_broken_menu_button_is_read_as_paragraphs() -> None:
