@@ -98,6 +98,26 @@ def test_readability_output_keeps_headings_lists_tables_and_code_as_markdown() -
     assert "| k | v |\n|---|---|\n| a | 1 |" in md and "> quoted" in md
 
 
+def test_a_layout_table_is_read_as_its_cells_blocks_and_a_nested_table_once() -> None:
+    root = parse_html(
+        "<table><tr><td><p>Shop address</p></td><td>menu</td></tr>"
+        "<tr><td><h1>Guide</h1><p>First paragraph.</p>"
+        "<table><tr><td>key</td><td>value</td></tr></table><p>Last paragraph.</p></td></tr></table>"
+    )
+    md = fragment_to_markdown(root.body)
+    assert md.count("key") == 1 and "| key | value |" in md
+    assert "# Guide\n\nFirst paragraph." in md and "Last paragraph." in md
+    assert md.index("Shop address") < md.index("Guide") < md.index("key") < md.index("Last")
+
+
+def test_a_data_cells_lines_and_paragraphs_are_spaced_not_run_together() -> None:
+    root = parse_html(
+        "<table><tr><th>name</th><th>note</th></tr>"
+        "<tr><td>a<br>b</td><td><p>one</p><p>two | three</p></td></tr></table>"
+    )
+    assert "| a b | one two \\| three |" in fragment_to_markdown(root.body)
+
+
 def test_below_the_threshold_the_next_candidates_are_tried_and_recorded() -> None:
     html = _page(f"<article><h1>Engine</h1><p>{PROSE * 3}</p></article>")
     doc = _html(html, min_confidence=1.0)

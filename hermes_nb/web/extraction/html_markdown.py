@@ -30,6 +30,8 @@ _BLOCKS = {
     "html",
 }
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+#: A table cell longer than this is a page column, not a datum: its table is a layout table.
+LAYOUT_CELL_WORDS = 150
 _SKIP = {"script", "style", "noscript", "template", "button", "svg", "iframe", "head", "select", "input"}
 
 
@@ -99,7 +101,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
                 out.extend(("```", code, "```", ""))
         elif tag == "table":
             flush()
-            _table(child, out)
+            _table(child, out, depth)
         elif tag == "blockquote":
             flush()
             inner: list[str] = []
@@ -163,24 +165,48 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
     inner.append(_SPACE.sub(" ", "".join(parts)).strip())
 
 
-def _table(el: Any, out: list[str]) -> None:
-    rows = []
-    for tr in el.iter("tr"):
-        cells = [
-            _SPACE.sub(" ", c.text_content()).strip().replace("|", "\\|")
-            for c in tr
-            if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")
-        ]
-        if any(cells):
-            rows.append(cells)
+def _table(el: Any, out: list[str], depth: int) -> None:
+    """A data table as a Markdown table; a layout table (one column, or a cell holding a table, a
+    heading or a long text) as the blocks of its cells, in order. Only the table's own rows count:
+    a nested table is rendered once, inside its cell."""
+    rows = [[c for c in tr if _tag(c) in ("td", "th")] for tr in _own_rows(el)]
+    rows = [row for row in rows if row]
     if not rows:
         return
-    width = max(len(r) for r in rows)
-    if width == 1:  # a layout table: its cells are paragraphs
-        out.extend(x for r in rows for x in (r[0], ""))
+    if max(len(row) for row in rows) == 1 or any(_layout_cell(c) for row in rows for c in row):
+        for row in rows:
+            for cell in row:
+                _block(cell, out, depth)
         return
-    for i, row in enumerate(rows):
+    texts = [[_cell_text(c) for c in row] for row in rows]
+    texts = [row for row in texts if any(row)]
+    if not texts:
+        return
+    width = max(len(row) for row in texts)
+    for i, row in enumerate(texts):
         out.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
         if i == 0:
             out.append("|" + "|".join(["---"] * width) + "|")
     out.append("")
+
+
+def _tag(el: Any) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _own_rows(table: Any) -> list[Any]:
+    """The ``<tr>``s whose nearest table is ``table`` (not those of a table nested in a cell)."""
+    return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+
+
+def _layout_cell(cell: Any) -> bool:
+    if any(_tag(d) == "table" or _tag(d) in _HEADINGS for d in cell.iterdescendants()):
+        return True
+    return len(cell.text_content().split()) > LAYOUT_CELL_WORDS
+
+
+def _cell_text(cell: Any) -> str:
+    """A data cell's text on one line: its blocks and line breaks become spaces, not run-on words."""
+    inner: list[str] = []
+    _block(cell, inner, 0)
+    return _SPACE.sub(" ", " ".join(inner)).strip().replace("|", "\\|")
