@@ -110,6 +110,14 @@ def test_a_layout_table_is_read_as_its_cells_blocks_and_a_nested_table_once() ->
     assert md.index("Shop address") < md.index("Guide") < md.index("key") < md.index("Last")
 
 
+def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
+    root = parse_html(
+        "<ul><li><div>Lamp</div><div>$20</div></li><li><h3>Sofa</h3><p>Grey, <b>new</b></p>"
+        "<ul><li>three seats</li></ul>in stock</li></ul>"
+    )
+    assert fragment_to_markdown(root.body) == "- Lamp $20\n- Sofa Grey, **new** in stock\n  - three seats"
+
+
 def test_a_data_cells_lines_and_paragraphs_are_spaced_not_run_together() -> None:
     root = parse_html(
         "<table><tr><th>name</th><th>note</th></tr>"

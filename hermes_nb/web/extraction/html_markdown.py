@@ -29,6 +29,8 @@ _BLOCKS = {
     "body",
     "html",
 }
+#: Block elements with a Markdown form of their own (the rest of the blocks are paragraphs).
+_BLOCK_ELSE = {"ul", "ol", "pre", "table", "blockquote"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: A table cell longer than this is a page column, not a datum: its table is a layout table.
 LAYOUT_CELL_WORDS = 150
@@ -126,11 +128,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
 def _has_block(el: Any) -> bool:
     return any(
         isinstance(d.tag, str)
-        and (
-            d.tag.lower() in _BLOCKS
-            or d.tag.lower() in _HEADINGS
-            or d.tag.lower() in ("ul", "ol", "pre", "table", "blockquote")
-        )
+        and (d.tag.lower() in _BLOCKS or d.tag.lower() in _HEADINGS or d.tag.lower() in _BLOCK_ELSE)
         for d in el.iterdescendants()
     )
 
@@ -153,14 +151,23 @@ def _list(el: Any, out: list[str], depth: int, *, ordered: bool) -> None:
 
 
 def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> None:
+    """A list item's content on one line, its nested lists (``skip``) left out; the blocks inside it
+    (a card's title and price ``<div>``s, a heading and its paragraph) are spaced, not run together."""
     parts = [item.text or ""]
     for child in item:
-        if child in skip:
-            parts.append(child.tail or "")
-            continue
-        tag = child.tag.lower() if isinstance(child.tag, str) else ""
-        if tag and tag not in _SKIP:
-            parts.append(_SPACE.sub(" ", _inline(child)))
+        tag = _tag(child)
+        if child in skip or not tag or tag in _SKIP:
+            pass
+        elif tag in _HEADINGS:
+            parts.append(f" {child.text_content()} ")
+        elif tag in _BLOCKS or tag in _BLOCK_ELSE or _has_block(child):
+            lines: list[str] = []
+            _block(child, lines, depth)
+            parts.append(" " + " ".join(line for line in lines if line) + " ")
+        elif tag == "br":
+            parts.append(" ")
+        else:
+            parts.append(_marked(child))
         parts.append(child.tail or "")
     inner.append(_SPACE.sub(" ", "".join(parts)).strip())
 
