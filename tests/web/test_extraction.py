@@ -243,3 +243,15 @@ def test_page_cards_say_plainly_when_confidence_is_low() -> None:
     assert "confidence" not in web_cards._page_text(sure) and "confidence" not in web_cards._page_html(
         sure, open_=True
     )
+
+
+def test_trafilaturas_reading_keeps_the_space_after_a_bold_word_that_opens_a_block() -> None:
+    # trafilatura's Markdown trims the tail of a mark that opens a block: "**Tip**The" was one word.
+    root = parse_html(
+        _page(f"<article><p>{PROSE}</p><ul><li><b>Fast</b> setup in minutes</li></ul>"
+              f"<div><strong>Tip</strong> The engine restarts.</div><p>{PROSE}</p></article>")
+    )
+    tails = [el.tail for el in root.iter("b", "strong")]
+    text = cands.trafilatura_candidate(root, None).markdown
+    assert "**Fast** setup" in text and "**Tip** The engine" in text and "\ue000" not in text
+    assert [el.tail for el in root.iter("b", "strong")] == tails  # the shared tree is left as it was

@@ -68,19 +68,42 @@ def trafilatura_candidate(
     """
     import trafilatura  # heavy: imported when a page is converted
 
-    found = trafilatura.bare_extraction(
-        root,
-        url=url or None,
-        fast=mode != TRAFILATURA or not rescue,
-        favor_recall=mode == TRAFILATURA_RECALL,
-        favor_precision=mode == TRAFILATURA_PRECISION,
-        with_metadata=False,
-        include_formatting=True,
-        include_comments=mode == TRAFILATURA,  # a thread's replies are its content
-        include_tables=True,
-    )
+    held = _hold_spaces_after_marks(root)
+    try:
+        found = trafilatura.bare_extraction(
+            root,
+            url=url or None,
+            fast=mode != TRAFILATURA or not rescue,
+            favor_recall=mode == TRAFILATURA_RECALL,
+            favor_precision=mode == TRAFILATURA_PRECISION,
+            with_metadata=False,
+            include_formatting=True,
+            include_comments=mode == TRAFILATURA,  # a thread's replies are its content
+            include_tables=True,
+        )
+    finally:
+        for el, tail in held:
+            el.tail = tail
     text = getattr(found, "text", None) or "" if found is not None else ""
-    return Candidate(mode, unicodedata.normalize("NFC", text).strip())
+    return Candidate(mode, unicodedata.normalize("NFC", text.replace(_SPACE_KEEPER, "")).strip())
+
+
+#: trafilatura's Markdown drops the space after a bold or italic element that opens a block
+#: (``<li><b>Fast</b> setup</li>`` reads ``**Fast**setup``, one word): it trims the tail's leading space.
+#: A character it deletes (a private-use one) put before that space keeps it from the trim.
+_SPACE_KEEPER = "\ue000"
+_MARKS = ("b", "strong", "em", "i", "u", "code", "kbd", "sub", "sup", "del", "s", "mark")
+
+
+def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str]]:
+    """Put ``_SPACE_KEEPER`` before the space after each mark element; the tails it changed, to restore."""
+    held = []
+    for el in root.iter(*_MARKS):
+        tail = el.tail
+        if tail and tail[0].isspace():
+            held.append((el, tail))
+            el.tail = _SPACE_KEEPER + tail
+    return held
 
 
 def sections_candidate(root: Any) -> Candidate:
