@@ -7,18 +7,16 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from hermes_nb.batch.limits import RateLimit, limits_for
+from hermes_nb.batch.limits import RateLimit, provider_limits
 from hermes_nb.batch.live import view_for
 from hermes_nb.batch.result import collected
 from hermes_nb.batch.runner import many
 from hermes_nb.batch.tasks import AsyncBatch
-from hermes_nb.errors import HermesError
 from hermes_nb.images.caching import estimate_batch
 from hermes_nb.images.results import ImageGallery, ImageResult, from_record, to_record
 from hermes_nb.images.sdk import aimagine, imagine
 from hermes_nb.images.selection import resolve_image_provider
 from hermes_nb.plugins.image_provider import resolve_aspect_ratio
-from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store import ledger
 from hermes_nb.store.replay import Mode, call_mode
 
@@ -59,13 +57,7 @@ def _rows(prompts: list[Any], results: list[Any]) -> list[dict[str, Any]]:
 
 def _limits(backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
     """The ``batch.<provider>.*`` limits of the image provider that will answer (none while replaying)."""
-    if not mode.calls:
-        return RateLimit(None), concurrency
-    try:
-        name = normalize_name(resolve_image_provider(backend).name)
-    except HermesError:
-        name = None  # every prompt will report why; no limit to apply
-    return limits_for(name, concurrency)
+    return provider_limits(lambda: resolve_image_provider(backend), concurrency, mode)
 
 
 IMAGE_COLUMNS = [

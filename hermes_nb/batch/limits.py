@@ -14,11 +14,14 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from hermes_nb import config
-from hermes_nb.errors import InvalidInputError
+from hermes_nb.errors import HermesError, InvalidInputError
 from hermes_nb.net import rate_limits
 from hermes_nb.net.rate_limits import LimitState
+from hermes_nb.plugins.registry import normalize_name
+from hermes_nb.store.replay import Mode
 
 __all__ = ["RateLimit", "limits", "limits_for"]
 
@@ -98,6 +101,24 @@ def limits_for(provider: str | None, concurrency: int) -> tuple[RateLimit, int]:
     in_flight = _positive(f"batch.{provider}.in_flight")
     limit = RateLimit(_positive(f"batch.{provider}.rps"), provider=provider)
     return limit, min(concurrency, int(in_flight)) if in_flight else concurrency
+
+
+def provider_limits(
+    resolve: Callable[[], Any],
+    concurrency: int,
+    mode: Mode,
+    unresolved: Callable[[], str | None] = lambda: None,
+) -> tuple[RateLimit, int]:
+    """``limits_for`` the provider ``resolve()`` returns, by its own name (an alias resolved: the name
+    its HTTP client and limiter are keyed by); none while replaying. When it cannot be resolved, every
+    item will report why, and the limits are those of ``unresolved()``'s name (none by default)."""
+    if not mode.calls:
+        return RateLimit(None), concurrency
+    try:
+        name: str | None = normalize_name(resolve().name)
+    except HermesError:
+        name = unresolved()
+    return limits_for(name, concurrency)
 
 
 def limits() -> dict[str, LimitState]:

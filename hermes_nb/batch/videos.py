@@ -8,15 +8,13 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from hermes_nb.batch.limits import RateLimit, limits_for
+from hermes_nb.batch.limits import RateLimit, provider_limits
 from hermes_nb.batch.live import view_for
 from hermes_nb.batch.result import collected
 from hermes_nb.batch.runner import many
 from hermes_nb.batch.tasks import AsyncBatch
-from hermes_nb.errors import HermesError
-from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store import ledger
-from hermes_nb.store.replay import call_mode
+from hermes_nb.store.replay import Mode, call_mode
 from hermes_nb.videos.results import VideoResult, from_record, to_record
 from hermes_nb.videos.sdk import avideo, estimate_many, video
 from hermes_nb.videos.selection import resolve_video_provider
@@ -87,7 +85,7 @@ def video_many(
                 model=model, backend=backend)  # fmt: skip
     todo = _checked(prompts, same, new or no_cache, options)
     one = functools.partial(video, new=new, no_cache=no_cache, **same, **options)
-    rate, bound = _limits(backend, concurrency, new, no_cache)
+    rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new))
     view = view_for("video", progress, todo, _rows, VIDEO_COLUMNS, as_frame, rate.provider)
     run: dict[str, Any] = {
         "executor": executor, "concurrency": bound, "job": job, "encode": _encode, "decode": _decode,
@@ -118,7 +116,7 @@ def avideo_many(
     same = dict(image=image, duration=duration, aspect_ratio=aspect_ratio, resolution=resolution, seed=seed,
                 model=model, backend=backend)  # fmt: skip
     todo = _checked(prompts, same, new or no_cache, options)
-    rate, bound = _limits(backend, concurrency, new, no_cache)
+    rate, bound = _limits(backend, concurrency, call_mode(no_cache=no_cache, refresh=new))
 
     result = functools.partial(collected, items=todo, rows=_rows, columns=VIDEO_COLUMNS, as_frame=as_frame)
     return AsyncBatch(
@@ -128,6 +126,11 @@ def avideo_many(
         # avideo runs video in a thread anyway: the pooled-thread engine does that with less hand-over
         sync_func=functools.partial(video, new=new, no_cache=no_cache, **same, **options),
     )  # fmt: skip
+
+
+def _limits(backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
+    """The ``batch.<provider>.*`` limits of the video provider that will answer (none while replaying)."""
+    return provider_limits(lambda: resolve_video_provider(backend), concurrency, mode)
 
 
 def _checked(
@@ -140,13 +143,3 @@ def _checked(
         unknown = ", price unknown" if usd is None else ""
         ledger.check_budget(usd or 0.0, f"video_many ({fresh} new video(s){unknown})", ledger.VIDEO_BUDGET)
     return todo
-
-
-def _limits(backend: str | None, concurrency: int, new: bool, no_cache: bool) -> tuple[RateLimit, int]:
-    if not call_mode(no_cache=no_cache, refresh=new).calls:
-        return RateLimit(None), concurrency
-    try:
-        name = normalize_name(resolve_video_provider(backend).name)
-    except HermesError:
-        name = None
-    return limits_for(name, concurrency)

@@ -24,13 +24,12 @@ from concurrent.futures import Executor
 from typing import Any
 
 from hermes_nb import web
-from hermes_nb.batch.limits import RateLimit, limits_for
+from hermes_nb.batch.limits import RateLimit, provider_limits
 from hermes_nb.batch.live import view_for
 from hermes_nb.batch.result import BatchError, collected
 from hermes_nb.batch.runner import many
 from hermes_nb.batch.tasks import AsyncBatch
 from hermes_nb.errors import HermesError
-from hermes_nb.plugins.registry import normalize_name
 from hermes_nb.store.replay import Mode, call_mode
 from hermes_nb.web import selection
 from hermes_nb.web.results import (
@@ -80,14 +79,12 @@ async def _aextract_one(
 
 def _limits(capability: str, backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
     """The rate limit and concurrency of the provider that will answer (none while replaying)."""
-    if not mode.calls:
-        return RateLimit(None), concurrency
-    try:
-        # the provider's own name, an alias resolved: the one its HTTP client and limiter are keyed by
-        name: str | None = normalize_name(selection.resolve(capability, backend).name)
-    except HermesError:
-        name = selection.configured_backend(capability, backend)[0]  # every item will report why
-    return limits_for(name, concurrency)
+    return provider_limits(
+        lambda: selection.resolve(capability, backend),
+        concurrency,
+        mode,
+        unresolved=lambda: selection.configured_backend(capability, backend)[0],
+    )
 
 
 def _has_async_path(capability: str, backend: str | None, mode: Mode) -> bool:
