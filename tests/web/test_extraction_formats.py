@@ -46,6 +46,14 @@ def test_text_has_headings_on_their_own_lines_and_blank_lines_between_paragraphs
         assert mark not in text
 
 
+def test_a_line_break_inside_a_paragraph_stays_a_line_break() -> None:
+    # trafilatura ends each line of a block with one newline (a card's title, year, rating): joined,
+    # a page of cards read as one line in the text and one paragraph in the HTML.
+    cards = "#1\nScream 7\n2026\n\n#2\nThe Bluff"
+    assert markdown_to_text(cards) == "#1\nScream 7\n2026\n\n#2\nThe Bluff"
+    assert "<p>#1<br />\nScream 7<br />\n2026</p>" in markdown_to_html(cards)
+
+
 def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
     assert markdown_to_text("E = mc<sup>2</sup>, snake\\_case and is_eligible_checkout") == (
         "E = mc 2, snake_case and is_eligible_checkout"

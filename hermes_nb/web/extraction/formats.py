@@ -2,10 +2,11 @@
 
 - ``markdown`` (the default): as extracted.
 - ``text``: plain text for RAG pipelines and benchmarks — headings on their own lines, paragraphs
-  (and list items, table rows, code blocks) separated by blank lines, no Markdown marks, links and
-  images as their text.
+  (and list items, table rows, code blocks) separated by blank lines, a line break inside a paragraph
+  kept, no Markdown marks, links and images as their text.
 - ``html``: the cleaned main-content HTML (``<h1>``…, ``<p>``, lists, tables, ``<pre><code>``),
-  rendered from the Markdown with raw HTML escaped, never passed through.
+  rendered from the Markdown with raw HTML escaped, never passed through; a newline inside a
+  paragraph is a ``<br />`` (the extractors end lines that way; they never wrap a paragraph).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def markdown_to_text(markdown: str) -> str:
 
     def flush() -> None:
         if para:
-            out.append(" ".join(para))
+            out.append("\n".join(para))
             para.clear()
 
     for line in markdown.replace("\r\n", "\n").split("\n"):
@@ -114,7 +115,7 @@ def markdown_to_html(markdown: str) -> str:
     """HTML of the Markdown (CommonMark plus tables); raw HTML in it is escaped."""
     from markdown_it import MarkdownIt
 
-    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    renderer = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable("table")
     # <sup>, <sub> and <u> survive as tags (through placeholders); every other tag is escaped.
     kept = [f"<{close}{name}>" for name in ("sup", "sub", "u") for close in ("", "/")]
     for i, tag in enumerate(kept):
