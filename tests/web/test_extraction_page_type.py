@@ -192,6 +192,33 @@ def test_a_thread_keeps_its_posts_without_the_posters_cards_and_signatures() -> 
     assert "SIGNATURE" not in thread and "Joined" not in thread
 
 
+def _qa_thread(marked: str) -> str:
+    """A question and three answers, each with a remark under it, on a page marked as ``marked``."""
+    posts = "".join(
+        f"<div class='{kind} post-layout'><span class='user-details'>user{i}</span><p>{kind} {i}: {PROSE}</p>"
+        f"<ul class='comments-list'><li class='comment'><time>2024</time>"
+        f"<span class='comment-copy'>REMARK on {kind} {i}</span></li></ul></div>"
+        for i, kind in enumerate(["question", "answer", "answer", "answer", "answer", "answer"])
+    )
+    return f"<html><head><title>T</title></head><body{marked}><main>{posts}</main></body></html>"
+
+
+def test_a_qa_page_keeps_its_question_and_answers_without_their_comments() -> None:
+    from hermes_nb.web.extraction.candidates import posts_candidate
+    from hermes_nb.web.extraction.page_type import post_elements
+    from hermes_nb.web.extraction.pipeline import _qa_page
+
+    for marked in (" itemscope itemtype='https://schema.org/QAPage'", ""):
+        root = parse_html(_qa_thread(marked))
+        qa = _qa_page(root, {})
+        assert qa is bool(marked)
+        thread = posts_candidate(post_elements(root), qa=qa).markdown
+        assert "question 0:" in thread and all(f"answer {i}:" in thread for i in range(1, 6))
+        # a QAPage's remarks under the posts are not posts; a thread without the mark keeps them
+        assert ("REMARK" in thread) is (not marked)
+    assert _qa_page(parse_html(_qa_thread("")), {"json_ld_types": ["QAPage"]})
+
+
 def test_hidden_tab_panels_stay_but_hidden_boilerplate_goes() -> None:
     body = (
         f"<article><h1>Lamp</h1><p>{PROSE * 3}</p>"

@@ -56,6 +56,7 @@ _CARD_TYPES = {"collection", "listing"}
 CARDS_HELD = 0.5
 _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
+_QA_MICRODATA = "boolean(//*[@itemtype][contains(@itemtype, 'schema.org/QAPage')])"
 _PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -89,7 +90,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     second = _readability(root) if worth else None
     choice = choose(primary, second)
     tried = [primary.name] + ([second.name] if second is not None else [])
-    choice = _repaired(root, url, choice, guess, tried)
+    qa = guess == "forum" and _qa_page(root, meta)
+    choice = _repaired(root, url, choice, guess, tried, qa=qa)
     threshold = _threshold(min_confidence)
     if choice.confidence < threshold:
         choice = _next_candidate(root, url, choice, tried, threshold)
@@ -170,13 +172,15 @@ def _worth_second_opinion(text: str, root: Any) -> bool:
     return unlinked_word_count(root) >= GROWTH * n
 
 
-def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tried: list[str]) -> Choice:
+def _repaired(
+    root: Any, url: str | None, choice: Choice, guess: str | None, tried: list[str], *, qa: bool = False
+) -> Choice:
     """Later candidates that keep the current reading and add what it missed replace it.
 
     Short readings of products, grids and threads are checked against trafilatura's recall mode; a
-    thread's against all its posts; then, except on articles, products and threads (and untyped
-    pages that read like an article), against every content section of the page (landing pages,
-    service pages, listings, docs).
+    thread's against all its posts (on a ``qa`` page, a ``QAPage``, without their comments); then,
+    except on articles, products and threads (and untyped pages that read like an article), against
+    every content section of the page (landing pages, service pages, listings, docs).
     A repair keeps at least the confidence of the reading it contains.
     """
     current = choice
@@ -187,7 +191,7 @@ def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tri
             current = _repair(current, recall, "recall reading adds missing paragraphs")
     if guess == "forum":
         tried.append(cands.POSTS)
-        posts = cands.posts_candidate(post_elements(root))
+        posts = cands.posts_candidate(post_elements(root), qa=qa)
         if contains(current.candidate, posts, share=POSTS_REPAIR[0], growth=POSTS_REPAIR[1]):
             return _repair(current, posts, "every post of the thread")
     uncertain_prose = guess is None and prose_share(current.candidate.markdown) >= SECTIONS_PROSE_MAX
@@ -197,6 +201,11 @@ def _repaired(root: Any, url: str | None, choice: Choice, guess: str | None, tri
         if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
             current = _repair(current, sections, "page sections add missing content")
     return current
+
+
+def _qa_page(root: Any, meta: dict[str, Any]) -> bool:
+    """A schema.org ``QAPage`` (a question and its answers), in JSON-LD or microdata."""
+    return "QAPage" in (meta.get("json_ld_types") or ()) or bool(root.xpath(_QA_MICRODATA))
 
 
 def _with_product_description(choice: Choice, product: dict[str, str]) -> Choice:
