@@ -278,6 +278,8 @@ def test_parsed_elements_are_html_elements_without_per_element_lookup() -> None:
          f"<h1>Lamp</h1><p>{PROSE}</p>", ["trafilatura-recall"], ["sections"]),
         # a thread: every post, and not the page's sections (other threads in a sidebar)
         ("https://example.org/t/thread/9", "", _thread(), ["posts"], ["sections"]),
+        # an untyped page is checked against its sections, however much of its reading is prose
+        ("https://example.org/about", "", f"<div><p>{PROSE * 4}</p></div>", ["sections"], []),
     ],
 )
 def test_candidates_tried_by_page_type(

@@ -35,7 +35,6 @@ _KEEP_HIDDEN = {"product", "collection"}
 #: Page types whose readings repeat what they already said: the hidden copies product pages and grids
 #: keep (mobile and desktop descriptions), and a thread's quotes of earlier posts.
 _REPEATS_DROPPED = _KEEP_HIDDEN | {"forum"}
-SECTIONS_PROSE_MAX = 0.8  # an untyped page whose reading is this much prose is an article: no sections
 #: Page types whose extra sections are not content: an article's related stories, a product's
 #: recommendations, a thread's sidebar of other threads (on the tune part of WCXB, sections cost
 #: threads 0.015 F1).
@@ -179,8 +178,9 @@ def _repaired(
 
     Short readings of products, grids and threads are checked against trafilatura's recall mode; a
     thread's against all its posts (on a ``qa`` page, a ``QAPage``, without their comments); then,
-    except on articles, products and threads (and untyped pages that read like an article), against
-    every content section of the page (landing pages, service pages, listings, docs).
+    except on articles, products and threads, against every content section of the page (landing
+    pages, service pages, listings, docs, and untyped pages however much prose they read as: on the
+    tune part of WCXB, nine of the ten untyped pages of prose it changed gained).
     A repair keeps at least the confidence of the reading it contains.
     """
     current = choice
@@ -194,8 +194,7 @@ def _repaired(
         posts = cands.posts_candidate(post_elements(root), qa=qa)
         if contains(current.candidate, posts, share=POSTS_REPAIR[0], growth=POSTS_REPAIR[1]):
             return _repair(current, posts, "every post of the thread")
-    uncertain_prose = guess is None and prose_share(current.candidate.markdown) >= SECTIONS_PROSE_MAX
-    if guess not in _NO_SECTIONS and not uncertain_prose:
+    if guess not in _NO_SECTIONS:
         tried.append(cands.SECTIONS)
         sections = cands.sections_candidate(root)
         if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
