@@ -205,10 +205,14 @@ def _batch_pages(corpus: str, count: int) -> dict[str, str]:
             for f in files
             if corpus == "wcxb" or split_of(f.name.split(".")[0]) == "heldout"
         }
-    root = Path(corpus)
+    root = Path(CORPUS if corpus == "readability" else corpus)
     if root.is_dir():
         found = sorted(p for p in root.iterdir() if (p / "source.html").is_file())
         return {f"{p.name}.html": (p / "source.html").read_text("utf-8", errors="replace") for p in found}
+    if str(root) != CORPUS:  # a corpus asked for by name and absent is an error, not generated pages
+        raise SystemExit(f"--corpus {corpus}: no such folder; give a folder of <page>/source.html, "
+                         "'readability', 'wcxb' or 'wcxb-heldout'")
+    print(f"Readability's test pages are not at {CORPUS}: {count} generated pages instead")
     return {f"page{i}.html": make_page(i) for i in range(count)}
 
 
@@ -273,7 +277,8 @@ def main() -> None:
     parser.add_argument("--batch", action="store_true", help="fetch-and-extract through hn.extract")
     parser.add_argument("--cores", type=int, default=0, help="with --batch: cores to use (0: all)")
     parser.add_argument("--corpus", default=CORPUS, help="with --batch: folder of <page>/source.html, "
-                        "or 'wcxb' / 'wcxb-heldout' (WCXB's development pages, all or the held-out part)")
+                        "'readability' (Readability's test pages, the default) or 'wcxb' / 'wcxb-heldout' "
+                        "(WCXB's development pages, all or the held-out part)")
     parser.add_argument("--baseline-format", default="markdown", choices=("markdown", "txt"),
                         help="with --batch: trafilatura.extract's output_format")
     args = parser.parse_args()
