@@ -179,8 +179,9 @@ def test_thread_keeps_every_post() -> None:
 def test_a_thread_keeps_its_posts_without_the_posters_cards_and_signatures() -> None:
     posts = "".join(
         f"<div class='post'><dl class='postprofile'><dt class='author'>user{i}</dt><dd>Posts: 40{i}</dd>"
-        f"<dd>Joined: March 20{i}</dd></dl><div class='content'><p>Post {i} says: {PROSE}</p></div>"
-        f"<div class='signature'>SIGNATURE line of user{i}</div></div>"
+        f"<dd>Joined: March 20{i}</dd></dl><div class='author_statistics'>Threads: 2{i}</div>"
+        f"<div class='content'><p>Post {i} says: {PROSE}</p><div class='bbCodeBlock-expandLink'>"
+        f"<a>Click to expand...</a></div></div><div class='signature'>SIGNATURE line of user{i}</div></div>"
         for i in range(8)
     )
     from hermes_nb.web.extraction.candidates import posts_candidate
@@ -190,6 +191,7 @@ def test_a_thread_keeps_its_posts_without_the_posters_cards_and_signatures() -> 
     for i in range(8):
         assert f"Post {i} says" in thread
     assert "SIGNATURE" not in thread and "Joined" not in thread
+    assert "Threads:" not in thread and "Click to expand" not in thread
 
 
 def _qa_thread(marked: str) -> str:

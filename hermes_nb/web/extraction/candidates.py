@@ -34,7 +34,7 @@ _FURNITURE = re.compile(
 _POST_FURNITURE = re.compile(
     r"(?:^|[\s_-])(?:signature|postprofile|profile|profile-icons|user-?info|user-?details|userextras?|"
     r"usertitle|user-action-time|attribution|votecell|voting|votes?|badgecount|badges?|reputation|"
-    r"back2top|back-to-top|post-?menu|post-?buttons)(?:$|[\s_-])",
+    r"back2top|back-to-top|post-?menu|post-?buttons|statistics|stats|expand-?link)(?:$|[\s_-])",
     re.I,
 )
 #: On a question-and-answer page (schema.org ``QAPage``) the remarks under the question and under each
