@@ -25,7 +25,7 @@ __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_
 DEFAULT_MIN_CONFIDENCE = 0.5
 SECOND_OPINION_WORDS = 300  # primary results shorter than this are checked against readability
 FAST_READING_WORDS = 300  # a fast reading (no rescue pass) shorter than this gets the rescue pass after all
-RECALL_WORDS = 500  # primary results shorter than this are checked against trafilatura's recall mode
+RECALL_WORDS = 1000  # primary results shorter than this are checked against trafilatura's recall mode
 #: How a later candidate replaces the current reading: (share of its words kept, growth in length).
 RECALL_REPAIR = (0.9, 1.1)
 SECTIONS_REPAIR = (0.8, 1.3)
