@@ -116,6 +116,9 @@ def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
         "<ul><li>three seats</li></ul>in stock</li></ul>"
     )
     assert fragment_to_markdown(root.body) == "- Lamp $20\n- Sofa Grey, **new** in stock\n  - three seats"
+    table = parse_html("<ul><li>Sizes<table><tr><td>S</td><td>36</td></tr><tr><td>M</td><td>38</td></tr>"
+                       "</table>in stock</li></ul>")
+    assert fragment_to_markdown(table.body) == "- Sizes S 36 M 38 in stock"
 
 
 def test_a_data_cells_lines_and_paragraphs_are_spaced_not_run_together() -> None:

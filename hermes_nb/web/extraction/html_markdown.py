@@ -158,8 +158,11 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
         tag = _tag(child)
         if child in skip or not tag or tag in _SKIP:
             pass
-        elif tag in _HEADINGS:
+        elif tag in _HEADINGS or tag == "pre":
             parts.append(f" {child.text_content()} ")
+        elif tag == "table":  # its cells' words, in order (a Markdown table has no place in a list line)
+            cells = (_cell_text(c) for tr in _own_rows(child) for c in tr if _tag(c) in ("td", "th"))
+            parts.append(" " + " ".join(cells) + " ")
         elif tag in _BLOCKS or tag in _BLOCK_ELSE or _has_block(child):
             lines: list[str] = []
             _block(child, lines, depth)
