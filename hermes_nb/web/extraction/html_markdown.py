@@ -161,8 +161,7 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
         elif tag in _HEADINGS or tag == "pre":
             parts.append(f" {child.text_content()} ")
         elif tag == "table":  # its cells' words, in order (a Markdown table has no place in a list line)
-            cells = (_cell_text(c) for tr in _own_rows(child) for c in tr if _tag(c) in ("td", "th"))
-            parts.append(" " + " ".join(cells) + " ")
+            parts.append(" " + " ".join(_cell_text(c) for row in _rows(child) for c in row) + " ")
         elif tag in _BLOCKS or tag in _BLOCK_ELSE or _has_block(child):
             lines: list[str] = []
             _block(child, lines, depth)
@@ -179,8 +178,7 @@ def _table(el: Any, out: list[str], depth: int) -> None:
     """A data table as a Markdown table; a layout table (one column, or a cell holding a table, a
     heading or a long text) as the blocks of its cells, in order. Only the table's own rows count:
     a nested table is rendered once, inside its cell."""
-    rows = [[c for c in tr if _tag(c) in ("td", "th")] for tr in _own_rows(el)]
-    rows = [row for row in rows if row]
+    rows = _rows(el)
     if not rows:
         return
     if max(len(row) for row in rows) == 1 or any(_layout_cell(c) for row in rows for c in row):
@@ -204,9 +202,12 @@ def _tag(el: Any) -> str:
     return el.tag.lower() if isinstance(el.tag, str) else ""
 
 
-def _own_rows(table: Any) -> list[Any]:
-    """The ``<tr>``s whose nearest table is ``table`` (not those of a table nested in a cell)."""
-    return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+def _rows(table: Any) -> list[list[Any]]:
+    """The cells (``<td>``, ``<th>``) of each row of ``table`` that has any: only the rows whose nearest
+    table is ``table``, not those of a table nested in a cell."""
+    own = (tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table)
+    rows = ([c for c in tr if _tag(c) in ("td", "th")] for tr in own)
+    return [row for row in rows if row]
 
 
 def _layout_cell(cell: Any) -> bool:
