@@ -64,3 +64,39 @@ def test_the_prose_threshold_counts_visible_words_only() -> None:
     style = "<style>" + " ".join(f".c{i} {{ color: red. }}" for i in range(PROSE_WORDS)) + "</style>"
     root = parse_html(_article(f"<div class='w-embed'>{style}<p>A short caption. Two sentences.</p></div>"))
     assert unmask_misnamed(root) == 0
+
+
+COMMENTS = "".join(
+    f"<div class='comment-item'><p>Reader {i} liked the chart and asked about tipping in taxis.</p></div>"
+    for i in range(3)
+)
+
+
+def _annotated(wrapper: str) -> str:
+    """A post whose body sits in a comment-named wrapper (an "annotate this passage" widget)."""
+    post = f"<h1>Tipping guide</h1><div class='post-content'><p>{PARAGRAPH * 3}</p>{TABLE}</div>"
+    body = f"<main><div class='{wrapper}'>{post}</div><section id='comments'>{COMMENTS}</section></main>"
+    return f"<html><head><title>Tipping guide</title></head><body>{body}</body></html>"
+
+
+def test_a_post_inside_a_comment_named_wrapper_is_read_as_the_post() -> None:
+    doc = content.convert(_annotated("commentOnSelection"), "text/html", url="https://forum.example.org/p/1")
+    assert "Service number 7 in the list of trades" in doc.content
+    assert "Tipping customs differ" in doc.content
+    assert doc.metadata["misnamed_blocks_kept"] == 1
+
+
+def test_a_comment_wrapper_loses_only_its_comment_words() -> None:
+    root = parse_html(_annotated("commentOnSelection keep-me"))
+    assert unmask_misnamed(root) == 1
+    assert root.xpath("//div[@class='keep-me']/div[@class='post-content']")
+
+
+def test_a_threads_posts_named_comment_stay_comments() -> None:
+    # Forum software names each post "comment" around its "post-content": many alike, not one wrapper.
+    post = f"<div class='comment_wrap'><div class='post-content'><p>{PARAGRAPH * 2}</p></div></div>"
+    root = parse_html(f"<html><body><main>{post * 3}</main></body></html>")
+    assert unmask_misnamed(root) == 0
+    # and a comment section holding several bodies is comments too
+    root = parse_html(f"<html><body><div class='comments'>{post * 2}</div></body></html>")
+    assert unmask_misnamed(root) == 0

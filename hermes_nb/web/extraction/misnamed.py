@@ -9,11 +9,19 @@ names say nothing else about furniture (navigation, footer, sharing, related ite
 comments...), has the misleading words taken out of its class before the extractors read the page,
 so trafilatura judges it by its text. (Doing the same for any element that wraps most of the page's
 text, whatever its name, won four articles and lost six on the tune part of WCXB: not done.)
+
+trafilatura also reads any element whose class starts with ``comment`` as the comment section, not as
+the page's text. A post wrapped whole in such an element ("commentOnSelection": an "annotate this
+passage" widget) was read as its comments alone. One comment-named element holding one article body
+(``itemprop="articleBody"``, a ``post-content`` or ``article-body`` class) is such a wrapper and loses
+its comment words; a thread's posts, many elements named alike, and a comment section holding several
+bodies keep theirs.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from .tree import link_density, visible_text
@@ -31,13 +39,24 @@ _FURNITURE = re.compile(
     r"comment|disqus|review|breadcrumb|tags|author|byline|widget|paywall|premium|blurred|obfuscated",
     re.I,
 )
+#: A class or id word trafilatura takes for a comment section, and the names of an article's own body.
+_COMMENTS = re.compile(r"^comment(?!ary)", re.I)
+_ARTICLE_BODY = (
+    "descendant::*[@itemprop='articleBody' or re:test(concat(@class, ' ', @id), "
+    "'(?:post|article)[-_]?(?:content|body|text)|entry[-_]content|story[-_]?body', 'i')]"
+)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_NS = {"re": "http://exslt.org/regular-expressions"}
+_COMMENT_NAMED = (
+    "//*[self::div or self::section or self::span]"
+    "[re:test(concat(@class, ' ', @id), '(?:^|\\s)comment(?!ary)', 'i')]"
+)
 _NAMED = "//*[@class][self::div or self::section or self::span or self::p or self::ul or self::ol]"
 
 
 def unmask_misnamed(root: Any) -> int:
     """Take the misleading words out of the class of each misnamed element (see above); how many."""
-    changed = 0
+    changed = _unmask_comment_wrappers(root)
     for el in root.xpath(_NAMED):
         cls = el.get("class") or ""
         if not _MISLEADING.search(cls) or _FURNITURE.search(f"{cls} {el.get('id') or ''}"):
@@ -45,6 +64,22 @@ def unmask_misnamed(root: Any) -> int:
         if _prose(el):
             el.set("class", " ".join(word for word in cls.split() if not _MISLEADING.search(word)))
             changed += 1
+    return changed
+
+
+def _unmask_comment_wrappers(root: Any) -> int:
+    """Take the comment words out of the class and id of each comment-named wrapper of a post; how many."""
+    named = root.xpath(_COMMENT_NAMED, namespaces=_NS)
+    alike = Counter(el.get("class") for el in named)
+    changed = 0
+    for el in named:
+        # One wrapper around one article body; a thread's posts are many, each named alike.
+        if alike[el.get("class")] > 1 or len(el.xpath(_ARTICLE_BODY, namespaces=_NS)) != 1 or not _prose(el):
+            continue
+        for attr in ("class", "id"):
+            if el.get(attr):
+                el.set(attr, " ".join(word for word in el.get(attr).split() if not _COMMENTS.search(word)))
+        changed += 1
     return changed
 
 
