@@ -12,6 +12,7 @@ from hermes_nb.errors import ContentFetchError
 from . import candidates as cands
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .document import Document
+from .identifiers import drop_identifier_lines
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .page_type import card_group, classify, page_type, post_elements
@@ -100,9 +101,10 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice = _with_missed_cards(root, choice, tried)
     repeats = 0
     if guess in _REPEATS_DROPPED:
-        choice, repeats = _without_repeats(choice, drop_repeats)
+        choice, repeats = _without(choice, drop_repeats, "repeated blocks dropped")
     else:  # every other page loses only a whole section it says twice (a responsive copy)
-        choice, repeats = _without_repeats(choice, drop_copied_sections)
+        choice, repeats = _without(choice, drop_copied_sections, "repeated blocks dropped")
+    choice, identifiers = _without(choice, drop_identifier_lines, "lines of identifiers dropped")
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -123,6 +125,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         meta["hidden_elements_dropped"] = hidden
     if repeats:
         meta["repeated_blocks_dropped"] = repeats
+    if identifiers:
+        meta["identifier_lines_dropped"] = identifiers
     if extras:
         meta["product_extras_dropped"] = extras
     if unmasked:
@@ -246,12 +250,13 @@ def _with_missed_cards(root: Any, choice: Choice, tried: list[str]) -> Choice:
     return Choice(both, choice.confidence, choice.reason + "; the grid's cards the reading missed")
 
 
-def _without_repeats(choice: Choice, drop: Callable[[str], tuple[str, int]]) -> tuple[Choice, int]:
+def _without(choice: Choice, drop: Callable[[str], tuple[str, int]], reason: str) -> tuple[Choice, int]:
+    """The reading with what ``drop`` takes out of its text, and how many blocks went."""
     text, dropped = drop(choice.candidate.markdown)
     if not dropped:
         return choice, 0
     kept = cands.Candidate(choice.candidate.name, text, choice.candidate.link_density)
-    return Choice(kept, choice.confidence, choice.reason + "; repeated blocks dropped"), dropped
+    return Choice(kept, choice.confidence, f"{choice.reason}; {reason}"), dropped
 
 
 def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
