@@ -111,3 +111,23 @@ def test_an_article_rendered_twice_reads_once() -> None:
     doc = _article("The walk", body)
     assert doc.content.count("day 3 of the long walk") == 1
     assert doc.metadata["repeated_blocks_dropped"] == COPIED_RUN_BLOCKS + 2
+
+
+def test_a_listing_that_renders_each_card_twice_reads_it_once() -> None:
+    # A blog's front page: each card's title and byline once on its front, with its reading time,
+    # and once more in its body.
+    card = (
+        "<div class='card'><div class='card-front'><p>Story {i}: how the analytical engine read its "
+        "programs from punched cards, by Ada · Engineering · {i} min read</p></div><div class='card-body'>"
+        "<p>Story {i}: how the analytical engine read its programs from punched cards, by Ada</p></div>"
+        "<a href='/story/{i}'>Open</a></div>"
+    )
+    body = "<h1>Blog</h1><div class='grid'>" + "".join(card.format(i=i) for i in range(8)) + "</div>"
+    doc = content.convert(
+        f"<html><head><title>Blog</title></head><body>{body}</body></html>",
+        "text/html",
+        url="https://blog.example.org/category/engineering",
+    )
+    assert doc.metadata["page_type"] == "listing"
+    assert doc.content.count("Story 3: how the analytical engine") == 1
+    assert "3 min read" in doc.content
