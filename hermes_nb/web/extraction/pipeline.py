@@ -11,6 +11,7 @@ from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
+from .dialogs import drop_dialogs
 from .document import Document
 from .identifiers import drop_identifier_lines
 from .metadata import page_metadata
@@ -78,6 +79,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     title = str(meta.pop("title", ""))
     streamed = place_streamed(root)
     guess = classify(root, url or "", meta)
+    # Dialogs go (consent centres, fly-in menus, pop-ups); a product page keeps its description sheets.
+    dialogs = drop_dialogs(root, consent_only=guess == "product")
     # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
     # product pages and product grids keep them all (descriptions, specifications, more cards).
     hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
@@ -131,6 +134,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         meta["identifier_lines_dropped"] = identifiers
     if extras:
         meta["product_extras_dropped"] = extras
+    if dialogs:
+        meta["dialogs_dropped"] = dialogs
     if unmasked:
         meta["misnamed_blocks_kept"] = unmasked
     if streamed:
