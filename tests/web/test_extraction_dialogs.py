@@ -59,3 +59,13 @@ def test_a_product_page_keeps_its_description_sheet_and_loses_its_consent_banner
     assert drop_dialogs(root, consent_only=True) == 1
     assert "punched cards" in root.text_content() and "advertising partners" not in root.text_content()
     assert drop_dialogs(parse_html(page)) == 2  # on other pages both go
+
+
+def test_a_consent_centre_goes_however_long_a_recipe_for_cookies_in_a_modal_stays() -> None:
+    # A thin page whose consent manager's legal text outweighs its own: the dialog still goes.
+    root = parse_html(_page(f"<p>{PROSE}</p>{PREFERENCES}"))
+    assert drop_dialogs(root) == 1 and "advertising partners" not in root.text_content()
+    # A recipe shown in a modal speaks of cookies, not of privacy: it is the page, and stays.
+    recipe = "<p>Cream the butter, fold in the chocolate and bake the cookies for twelve minutes.</p>" * 6
+    root = parse_html(_page(f"<nav>Home</nav><div role='dialog'><h1>Cookies</h1>{recipe}</div>"))
+    assert drop_dialogs(root) == 0

@@ -5,8 +5,10 @@ paragraph of legal text; a reader sees it only on asking. Extractors read it as 
 ``drop_hidden`` keeps what sits in accordions), as they read a fly-in menu or a newsletter pop-up.
 Dialogs (``<dialog>``, ``role="dialog"`` or ``"alertdialog"``, ``aria-modal="true"``) go before the
 extractors read the page, unless one holds most of the page's text (``CONTENT_SHARE``: an article
-shown in a modal). Product pages lose only the dialogs about cookies or consent: shops open a
-product's description, size guide or specifications in a side sheet that is a dialog too.
+shown in a modal). A dialog about consent (it asks for it, or speaks of cookies and privacy) goes
+however long it is: a consent manager's legal text can outweigh a thin page's own. Product pages
+lose only those: shops open a product's description, size guide or specifications in a side sheet
+that is a dialog too.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from .tree import shown_chars
 
 CONTENT_SHARE = 0.5  # a dialog holding this share of the page's text is the page's content, kept
 _DIALOGS = "//dialog|//*[@role='dialog' or @role='alertdialog' or @aria-modal='true']"
-_CONSENT = re.compile(r"\bcookies?\b|\bconsent", re.I)
+_CONSENT = re.compile(r"\bconsent")
+_COOKIES = re.compile(r"\bcookies?\b")
+_PRIVACY = re.compile(r"\b(?:privacy|accept|preferences|settings|partners|personal data)\b")
 
 
 def drop_dialogs(root: Any, *, consent_only: bool = False) -> int:
-    """Remove the page's dialogs (only those about cookies or consent when ``consent_only``); how many."""
+    """Remove the page's dialogs (only those about consent when ``consent_only``); how many went."""
     found = root.xpath(_DIALOGS)
     if not found:
         return 0
@@ -32,10 +36,17 @@ def drop_dialogs(root: Any, *, consent_only: bool = False) -> int:
     total = shown_chars(body if body is not None else root)
     dropped = 0
     for el in outermost:
-        if el.tag in ("html", "body") or shown_chars(el) >= CONTENT_SHARE * total:
+        if el.tag in ("html", "body"):
             continue
-        if consent_only and not _CONSENT.search(el.text_content()):
+        # A consent centre goes however long its legal text; another dialog only when it is not the page.
+        if not _about_consent(el) and (consent_only or shown_chars(el) >= CONTENT_SHARE * total):
             continue
         el.drop_tree()
         dropped += 1
     return dropped
+
+
+def _about_consent(el: Any) -> bool:
+    """A dialog that asks for consent, or speaks of cookies and privacy (not a recipe for cookies)."""
+    text = el.text_content().lower()
+    return bool(_CONSENT.search(text) or (_COOKIES.search(text) and _PRIVACY.search(text)))
