@@ -19,7 +19,9 @@ from typing import Any
 from .tree import shown_chars
 
 CONTENT_SHARE = 0.5  # a dialog holding this share of the page's text is the page's content, kept
-_DIALOGS = "//dialog|//*[@role='dialog' or @role='alertdialog' or @aria-modal='true']"
+#: A broad match, filtered in Python (``_dialog``): one walk of the tree, cheaper than a precise XPath.
+_MARKED = "//dialog|//*[@role or @aria-modal]"
+_DIALOG_ROLES = ("dialog", "alertdialog")
 _CONSENT = re.compile(r"\bconsent")
 _COOKIES = re.compile(r"\bcookies?\b")
 _PRIVACY = re.compile(r"\b(?:privacy|accept|preferences|settings|partners|personal data)\b")
@@ -27,7 +29,7 @@ _PRIVACY = re.compile(r"\b(?:privacy|accept|preferences|settings|partners|person
 
 def drop_dialogs(root: Any, *, consent_only: bool = False) -> int:
     """Remove the page's dialogs (only those about consent when ``consent_only``); how many went."""
-    found = root.xpath(_DIALOGS)
+    found = [el for el in root.xpath(_MARKED) if _dialog(el)]
     if not found:
         return 0
     chosen = set(found)
@@ -44,6 +46,10 @@ def drop_dialogs(root: Any, *, consent_only: bool = False) -> int:
         el.drop_tree()
         dropped += 1
     return dropped
+
+
+def _dialog(el: Any) -> bool:
+    return el.tag == "dialog" or el.get("role") in _DIALOG_ROLES or el.get("aria-modal") == "true"
 
 
 def _about_consent(el: Any) -> bool:
