@@ -61,6 +61,16 @@ _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
 _QA_MICRODATA = "boolean(//*[@itemtype][contains(@itemtype, 'schema.org/QAPage')])"
 _PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
+#: What the steps before and after the extractors changed, in the page's metadata (each count when not 0).
+_CHANGES = (
+    "hidden_elements_dropped",
+    "repeated_blocks_dropped",
+    "identifier_lines_dropped",
+    "product_extras_dropped",
+    "dialogs_dropped",
+    "misnamed_blocks_kept",
+    "streamed_segments_placed",
+)
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
 
@@ -77,17 +87,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         return _stub(html, url, visible="")
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
-    streamed = place_streamed(root)
+    changes = {"streamed_segments_placed": place_streamed(root)}
     guess = classify(root, url or "", meta)
-    # Dialogs go (consent centres, fly-in menus, pop-ups); a product page keeps its description sheets.
-    dialogs = drop_dialogs(root, consent_only=guess == "product")
-    # Hidden elements go, except tab panels, accordions and loading curtains (content a click shows);
-    # product pages and product grids keep them all (descriptions, specifications, more cards).
-    hidden = drop_hidden(root, keep_disclosures=True) if guess not in _KEEP_HIDDEN else 0
-    # A product page's reviews and consent banner are not the product (product_extras.py).
-    extras = drop_product_extras(root) if guess == "product" else 0
-    # Prose whose class trafilatura reads as boilerplate ("w-embed", "slides") keeps its text (misnamed.py).
-    unmasked = unmask_misnamed(root)
+    changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
     # pages and products); longer pages get one only when the first choice is not confident enough.
@@ -104,12 +106,13 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice = _with_product_description(choice, meta.get("json_ld_product") or {})
     if guess in _CARD_TYPES:
         choice = _with_missed_cards(root, choice, tried)
-    repeats = 0
-    if guess in _REPEATS_DROPPED:
-        choice, repeats = _without(choice, drop_repeats, "repeated blocks dropped")
-    else:  # every other page loses only a whole section it says twice (a responsive copy)
-        choice, repeats = _without(choice, drop_copied_sections, "repeated blocks dropped")
-    choice, identifiers = _without(choice, drop_identifier_lines, "lines of identifiers dropped")
+    # Products, grids, listings and threads lose every block they say twice; every other page only a
+    # whole section it says twice (a responsive copy). No page keeps lines of identifiers.
+    drop = drop_repeats if guess in _REPEATS_DROPPED else drop_copied_sections
+    choice, changes["repeated_blocks_dropped"] = _without(choice, drop, "repeated blocks dropped")
+    choice, changes["identifier_lines_dropped"] = _without(
+        choice, drop_identifier_lines, "lines of identifiers dropped"
+    )
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -126,20 +129,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         lead = _lead_paragraph(text)
         if lead:
             meta["description"] = lead
-    if hidden:
-        meta["hidden_elements_dropped"] = hidden
-    if repeats:
-        meta["repeated_blocks_dropped"] = repeats
-    if identifiers:
-        meta["identifier_lines_dropped"] = identifiers
-    if extras:
-        meta["product_extras_dropped"] = extras
-    if dialogs:
-        meta["dialogs_dropped"] = dialogs
-    if unmasked:
-        meta["misnamed_blocks_kept"] = unmasked
-    if streamed:
-        meta["streamed_segments_placed"] = streamed
+    meta.update((key, changes[key]) for key in _CHANGES if changes.get(key))
     for key in _PRIVATE_META:
         meta.pop(key, None)
     return Document(title=title or _first_heading(text), content=text, metadata=meta)
@@ -160,6 +150,21 @@ def html_converter_ready(url: str | None = None) -> None:
             f"imported ({exc}). Fix: pip install {missing}, then restart the kernel.",
             details={"missing_module": exc.name or "", "fix": f"pip install {missing}"},
         ) from exc
+
+
+def _prepared(root: Any, guess: str | None) -> dict[str, int]:
+    """Take out of the tree what is not the page's text, before the extractors read it; what went."""
+    return {
+        # Dialogs (consent centres, fly-in menus, pop-ups); a product page keeps its description sheets.
+        "dialogs_dropped": drop_dialogs(root, consent_only=guess == "product"),
+        # Hidden elements, except tab panels, accordions and loading curtains (content a click shows);
+        # product pages and product grids keep them all (descriptions, specifications, more cards).
+        "hidden_elements_dropped": 0 if guess in _KEEP_HIDDEN else drop_hidden(root, keep_disclosures=True),
+        # A product page's reviews, other products and consent banner (product_extras.py).
+        "product_extras_dropped": drop_product_extras(root) if guess == "product" else 0,
+        # Not taken out but unmasked: prose whose class trafilatura reads as boilerplate (misnamed.py).
+        "misnamed_blocks_kept": unmask_misnamed(root),
+    }
 
 
 def _primary(root: Any, url: str | None, guess: str | None) -> cands.Candidate:
