@@ -27,8 +27,8 @@ PREFERENCES = (
 )
 
 
-def _page(body: str, head: str = "") -> str:
-    return f"<html><head><title>Engine</title>{head}</head><body>{body}</body></html>"
+def _page(body: str) -> str:
+    return f"<html><head><title>Engine</title></head><body>{body}</body></html>"
 
 
 def test_a_consent_preference_centre_is_not_read_as_the_article() -> None:

@@ -36,8 +36,8 @@ PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this lo
 _KEEP_HIDDEN = {"product", "collection"}
 #: Page types whose readings repeat what they already said: the hidden copies product pages and grids
 #: keep (mobile and desktop descriptions), a thread's quotes of earlier posts, and a listing's cards
-#: read twice (a card's overlay and its body: on the tune part of WCXB, listings 0.716 → 0.719, no page
-#: lower; on every type, untyped pages included, it cost service pages 0.003).
+#: read twice (a card's front and its body: on the tune part of WCXB, listings 0.716 → 0.719, none
+#: lower; held out, −0.0003 overall, see RESULTS.md; on every type it cost service pages 0.003).
 _REPEATS_DROPPED = _KEEP_HIDDEN | {"forum", "listing"}
 #: Page types whose extra sections are not content: an article's related stories, a product's
 #: recommendations, a thread's sidebar of other threads (on the tune part of WCXB, sections cost

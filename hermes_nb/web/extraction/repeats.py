@@ -5,8 +5,9 @@ title repeated in a sticky bar, a tab panel that duplicates the visible text —
 keeps hidden or repeated regions reads it twice. A block (a line of the Markdown: a paragraph,
 heading or list item) is dropped when the same words came before it, or, from ``CONTAINED_WORDS``
 words up, when its words run word for word inside what came before (``drop_repeats``: products,
-grids, listings and threads). Every other page keeps single repeats — a refrain, a pull quote, the same fine
-print under each offer — and loses only a whole section rendered twice (``drop_copied_sections``).
+grids, listings and threads). Every other page keeps single repeats — a refrain, a pull quote, the
+same fine print under each offer — and loses only a whole section rendered twice
+(``drop_copied_sections``).
 Code blocks and table rows are never touched: code repeats on purpose, and a table keeps its shape.
 """
 
