@@ -14,6 +14,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .dialogs import drop_dialogs
 from .document import Document
 from .identifiers import drop_identifier_lines
+from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .page_type import card_group, classify, page_type, post_elements
@@ -90,6 +91,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     changes = {"streamed_segments_placed": place_streamed(root)}
     guess = classify(root, url or "", meta)
     changes.update(_prepared(root, guess))
+    space_adjacent_inlines(root)  # "ScarpaDrago" was a brand and a title the style sheet sets apart
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
     # pages and products); longer pages get one only when the first choice is not confident enough.

@@ -1,0 +1,45 @@
+"""Words a style sheet sets apart: adjacent inline elements that a browser shows as separate blocks.
+
+A product card's brand and title, an API field's name and type, a badge and its label are often
+sibling ``<span>``s with nothing between them, which the page's style sheet shows as separate
+lines or columns. An extractor reads no style sheet, joins their text and makes one word of two
+("ScarpaDrago", "descriptionstring"). A space goes between two such siblings when nothing separates
+them, both end and start with a word character, each holds at least ``MIN_CHARS`` characters, and
+their classes differ: a run of spans of one class splits a paragraph into styling runs, often inside
+a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an animation. Code is
+never touched, and neither is text in scripts that do not space their words (Chinese, Japanese).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MIN_CHARS = 2
+_INLINE = ("span", "a", "b", "strong", "em", "i", "small", "label", "u", "mark", "abbr", "cite")
+_WORD_END = re.compile(r"\w$")
+_WORD_START = re.compile(r"^\w")
+_UNSPACED = 0x2E80  # from the CJK radicals on, scripts write words without spaces between them
+
+
+def space_adjacent_inlines(root: Any) -> int:
+    """Put a space between each pair of sibling inline elements a reader sees apart (above); how many."""
+    spaced = 0
+    for el in root.iter(*_INLINE):
+        if el.tail:
+            continue
+        after = el.getnext()
+        if after is None or after.tag not in _INLINE or after.get("class") == el.get("class"):
+            continue
+        first, second = el.text_content().strip(), after.text_content().strip()
+        if len(first) < MIN_CHARS or len(second) < MIN_CHARS:
+            continue
+        if not (_WORD_END.search(first) and _WORD_START.search(second)):
+            continue
+        if ord(first[-1]) >= _UNSPACED or ord(second[0]) >= _UNSPACED:
+            continue
+        if any(a.tag in ("pre", "code") for a in el.iterancestors()):
+            continue
+        el.tail = " "
+        spaced += 1
+    return spaced

@@ -1,0 +1,49 @@
+"""Sibling inline elements a style sheet shows apart (a card's brand and title) read as two words."""
+
+from __future__ import annotations
+
+from hermes_nb.web import content
+from hermes_nb.web.extraction.inline_gaps import space_adjacent_inlines
+from hermes_nb.web.extraction.tree import parse_html
+
+
+def _text(fragment: str) -> str:
+    root = parse_html(f"<html><body><p>{fragment}</p></body></html>")
+    space_adjacent_inlines(root)
+    return " ".join(root.find("body").text_content().split())
+
+
+def test_a_brand_and_a_title_in_sibling_spans_are_two_words() -> None:
+    pair = "<span class='brand'>Scarpa</span><span class='title'>Drago LV Climbing Shoes</span>"
+    assert _text(pair) == "Scarpa Drago LV Climbing Shoes"
+    field = "<span class='name'>description</span><span class='type'>nullable string</span>"
+    assert _text(field) == "description nullable string"
+
+
+def test_styling_runs_drop_caps_ordinals_code_and_cjk_stay_as_written() -> None:
+    # one class split into runs inside a word (a site builder's styling runs)
+    assert _text("<span class='c'>digital tools includin</span><span class='c'>g a CRM</span>") == (
+        "digital tools including a CRM"
+    )
+    assert _text("<span class='cap'>T</span><span class='rest'>he engine</span>") == "The engine"  # drop cap
+    assert _text("the 3<sup>rd</sup> of May") == "the 3rd of May"
+    assert _text("<a class='x'>Home</a>, <a class='y'>About</a>") == "Home, About"  # already apart
+    code = "<code><span class='k'>print</span><span class='p'>value</span></code>"
+    assert _text(code) == "printvalue"
+    assert _text("<span class='a'>分析</span><span class='b'>結果</span>") == "分析結果"
+
+
+FIELDS = (("amount", "integer"), ("currency", "enum"), ("customer", "nullable string"), ("status", "enum"))
+
+
+def test_an_api_reference_reads_each_fields_name_apart_from_its_type() -> None:
+    items = "".join(
+        f"<li><div><span class='field-name'>{name}</span><span class='field-type'>{kind}</span></div>"
+        f"<p>The {name} of the payment, as the API returns it for every charge it makes.</p></li>"
+        for name, kind in FIELDS
+    )
+    intro = "<h1>The Charge object</h1><p>Attributes of a charge, as the API returns them.</p>"
+    page = f"<html><head><title>Charges</title></head><body><main>{intro}<ul>{items}</ul></main></body>"
+    doc = content.convert(page, "text/html", url="https://docs.example.org/api/charges/object")
+    assert "customer nullable string" in doc.content
+    assert "amountinteger" not in doc.content
