@@ -18,6 +18,7 @@ def test_a_brand_and_a_title_in_sibling_spans_are_two_words() -> None:
     assert _text(pair) == "Scarpa Drago LV Climbing Shoes"
     field = "<span class='name'>description</span><span class='type'>nullable string</span>"
     assert _text(field) == "description nullable string"
+    assert _text("<a href='/a'>Xiu Xiu</a><em>Cherry Bomb</em>") == "Xiu Xiu Cherry Bomb"  # artist, album
 
 
 def test_styling_runs_drop_caps_ordinals_code_and_cjk_stay_as_written() -> None:

@@ -5,8 +5,8 @@ sibling ``<span>``s with nothing between them, which the page's style sheet show
 lines or columns. An extractor reads no style sheet, joins their text and makes one word of two
 ("ScarpaDrago", "descriptionstring"). A space goes between two such siblings when nothing separates
 them, both end and start with a word character, each holds at least ``MIN_CHARS`` characters, and
-their classes differ: a run of spans of one class splits a paragraph into styling runs, often inside
-a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an animation. Code is
+their tags or classes differ: a run of spans of one class splits a paragraph into styling runs, often
+inside a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an animation. Code is
 never touched, and neither is text in scripts that do not space their words (Chinese, Japanese).
 """
 
@@ -29,7 +29,9 @@ def space_adjacent_inlines(root: Any) -> int:
         if el.tail:
             continue
         after = el.getnext()
-        if after is None or after.tag not in _INLINE or after.get("class") == el.get("class"):
+        if after is None or after.tag not in _INLINE:
+            continue
+        if after.tag == el.tag and after.get("class") == el.get("class"):  # styling runs of one kind
             continue
         first, second = el.text_content().strip(), after.text_content().strip()
         if len(first) < MIN_CHARS or len(second) < MIN_CHARS:
