@@ -48,3 +48,19 @@ def test_an_api_reference_reads_each_fields_name_apart_from_its_type() -> None:
     doc = content.convert(page, "text/html", url="https://docs.example.org/api/charges/object")
     assert "customer nullable string" in doc.content
     assert "amountinteger" not in doc.content
+
+
+def test_a_line_break_that_ends_an_inline_element_keeps_the_words_apart() -> None:
+    root = parse_html("<html><body><p><em>Epipremnum aureum<br></em>Low to high light</p></body></html>")
+    assert space_adjacent_inlines(root) == 1
+    assert [el.tag for el in root.find("body/p")] == ["em", "br"]
+    assert root.find("body/p/br").tail == "Low to high light"
+    prose = "Pothos is a tropical vine that grows well indoors and forgives a missed watering or two. " * 4
+    plants = "".join(
+        f"<h2>{i}. Plant {i}</h2><p><em>Genus species{i}<br></em>Low to high light. {prose}</p>"
+        for i in range(4)
+    )
+    page = f"<html><head><title>Plants</title></head><body><article><h1>Plants</h1>{plants}</article></body>"
+    doc = content.convert(page, "text/html", url="https://garden.example.org/2024/05/plants", format="text")
+    assert "species2Low" not in doc.content
+    assert "Low to high light" in doc.content

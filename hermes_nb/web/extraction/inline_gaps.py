@@ -1,13 +1,15 @@
-"""Words a style sheet sets apart: adjacent inline elements that a browser shows as separate blocks.
+"""Words a page sets apart that an extractor joins: sibling inline elements, and a break inside one.
 
 A product card's brand and title, an API field's name and type, a badge and its label are often
 sibling ``<span>``s with nothing between them, which the page's style sheet shows as separate
 lines or columns. An extractor reads no style sheet, joins their text and makes one word of two
 ("ScarpaDrago", "descriptionstring"). A space goes between two such siblings when nothing separates
 them, both end and start with a word character, each holds at least ``MIN_CHARS`` characters, and
-their tags or classes differ: a run of spans of one class splits a paragraph into styling runs, often
-inside a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an animation. Code is
-never touched, and neither is text in scripts that do not space their words (Chinese, Japanese).
+their tags or classes differ: a run of spans of one class splits a paragraph into styling runs,
+often inside a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an
+animation. Code is never touched, and neither is text in scripts that do not space their words
+(Chinese, Japanese). A line break that ends an inline element (``<em>aureum<br></em>Low``), which
+trafilatura drops, moves out after it.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ _UNSPACED = 0x2E80  # from the CJK radicals on, scripts write words without spac
 
 
 def space_adjacent_inlines(root: Any) -> int:
-    """Put a space between each pair of sibling inline elements a reader sees apart (above); how many."""
-    spaced = 0
+    """Put a space between each pair of sibling inline elements a reader sees apart, and move a line
+    break that ends an inline element out of it (above); how many."""
+    spaced = _breaks_moved_out(root)
     for el in root.iter(*_INLINE):
         if el.tail:
             continue
@@ -45,3 +48,19 @@ def space_adjacent_inlines(root: Any) -> int:
         el.tail = " "
         spaced += 1
     return spaced
+
+
+def _breaks_moved_out(root: Any) -> int:
+    """``<em>Epipremnum aureum<br></em>Low light``: trafilatura drops a line break that ends an inline
+    element and joins the words round it ("aureumLow"); moved after the element, the break stays."""
+    moved = 0
+    for br in list(root.iter("br")):
+        parent = br.getparent()
+        if parent is None or parent.tag not in _INLINE or br.getnext() is not None or (br.tail or "").strip():
+            continue
+        if not (parent.tail and _WORD_START.search(parent.tail)):
+            continue
+        br.tail, parent.tail = parent.tail, None
+        parent.addnext(br)
+        moved += 1
+    return moved
