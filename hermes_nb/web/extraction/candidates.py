@@ -19,6 +19,7 @@ TRAFILATURA_PRECISION = "trafilatura-precision"
 SECTIONS = "sections"  # every content section of the page, boilerplate pruned (landing and service pages)
 POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
 CARDS = "cards"  # every card of a product grid or listing, in order
+NOSCRIPT = "noscript"  # the page's copy for readers without scripts (a thread a script app renders)
 
 #: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
 _FURNITURE = re.compile(
@@ -177,6 +178,24 @@ def _is_furniture(el: Any, extra: re.Pattern[str] | None = None) -> bool:
     if not hint.strip():
         return False
     return bool(_FURNITURE.search(hint) or (extra is not None and extra.search(hint)))
+
+
+def noscript_candidate(root: Any, at_least: int) -> Candidate | None:
+    """The page's largest ``<noscript>`` block as Markdown, when it holds ``at_least`` characters.
+
+    Forum software that renders a thread with scripts (Discourse, Flarum) serves the whole thread
+    inside ``<noscript>`` for readers and crawlers without them, while the page itself holds the first
+    posts or none; extractors drop ``<noscript>`` as furniture.
+    """
+    body = root.find("body")
+    blocks = list((body if body is not None else root).iter("noscript"))
+    if not blocks:
+        return None
+    biggest = max(blocks, key=lambda el: len(el.text_content()))
+    if len(biggest.text_content()) < at_least:
+        return None
+    text = unicodedata.normalize("NFC", fragment_to_markdown(biggest))
+    return Candidate(NOSCRIPT, text, link_density(biggest))
 
 
 def posts_candidate(found: list[Any], *, qa: bool = False) -> Candidate:

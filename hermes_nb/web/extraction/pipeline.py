@@ -33,6 +33,7 @@ RECALL_WORDS = 1000  # primary results shorter than this are checked against tra
 RECALL_REPAIR = (0.9, 1.1)
 SECTIONS_REPAIR = (0.8, 1.3)
 POSTS_REPAIR = (0.7, 1.0)
+NOSCRIPT_REPAIR = (0.8, 1.3)
 PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this long is worth adding
 _KEEP_HIDDEN = {"product", "collection"}
 #: Page types whose readings repeat what they already said: the hidden copies product pages and grids
@@ -195,8 +196,9 @@ def _repaired(
     """Later candidates that keep the current reading and add what it missed replace it.
 
     Short readings of products, grids and threads are checked against trafilatura's recall mode; a
-    thread's against all its posts (on a ``qa`` page, a ``QAPage``, without their comments); then,
-    except on articles, products and threads, against every content section of the page (landing
+    thread's against all its posts (on a ``qa`` page, a ``QAPage``, without their comments); every
+    page's against its ``<noscript>`` copy, when it has one longer than the reading; then, except on
+    articles, products and threads, against every content section of the page (landing
     pages, service pages, listings, docs, and untyped pages however much prose they read as: on the
     tune part of WCXB, nine of the ten untyped pages of prose it changed gained).
     A repair keeps at least the confidence of the reading it contains.
@@ -212,6 +214,12 @@ def _repaired(
         posts = cands.posts_candidate(post_elements(root), qa=qa)
         if contains(current.candidate, posts, share=POSTS_REPAIR[0], growth=POSTS_REPAIR[1]):
             return _repair(current, posts, "every post of the thread")
+    # A page whose scripts render its text (a thread in a script app) may serve it whole in <noscript>.
+    copy = cands.noscript_candidate(root, at_least=len(current.candidate.markdown))
+    if copy is not None:
+        tried.append(cands.NOSCRIPT)
+        if contains(current.candidate, copy, share=NOSCRIPT_REPAIR[0], growth=NOSCRIPT_REPAIR[1]):
+            current = _repair(current, copy, "the page's copy for readers without scripts adds to it")
     if guess not in _NO_SECTIONS:
         tried.append(cands.SECTIONS)
         sections = cands.sections_candidate(root)
