@@ -57,7 +57,7 @@ def _inline(el: Any) -> str:
 
 def _marked(child: Any) -> str:
     """One inline element as Markdown (its tail excluded)."""
-    tag = child.tag.lower() if isinstance(child.tag, str) else ""
+    tag = _tag(child)
     if not tag or tag in _SKIP:
         return ""
     if tag == "br":
@@ -83,7 +83,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
         pending.clear()
 
     for child in el:
-        tag = child.tag.lower() if isinstance(child.tag, str) else ""
+        tag = _tag(child)
         if not tag or tag in _SKIP:
             pending.append(child.tail or "")
             continue
@@ -126,20 +126,17 @@ def _block(el: Any, out: list[str], depth: int) -> None:
 
 
 def _has_block(el: Any) -> bool:
-    return any(
-        isinstance(d.tag, str)
-        and (d.tag.lower() in _BLOCKS or d.tag.lower() in _HEADINGS or d.tag.lower() in _BLOCK_ELSE)
-        for d in el.iterdescendants()
-    )
+    tags = (_tag(d) for d in el.iterdescendants())
+    return any(tag in _BLOCKS or tag in _HEADINGS or tag in _BLOCK_ELSE for tag in tags)
 
 
 def _list(el: Any, out: list[str], depth: int, *, ordered: bool) -> None:
     n = 0
     for item in el:
-        if not isinstance(item.tag, str) or item.tag.lower() != "li":
+        if _tag(item) != "li":
             continue
         n += 1
-        nested = [c for c in item if isinstance(c.tag, str) and c.tag.lower() in ("ul", "ol")]
+        nested = [c for c in item if _tag(c) in ("ul", "ol")]
         inner: list[str] = []
         _block_without(item, inner, depth, nested)
         body = " ".join(line for line in inner if line).strip()
