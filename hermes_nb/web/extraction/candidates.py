@@ -188,11 +188,9 @@ def noscript_candidate(root: Any, at_least: int) -> Candidate | None:
     posts or none; extractors drop ``<noscript>`` as furniture.
     """
     body = root.find("body")
-    blocks = list((body if body is not None else root).iter("noscript"))
-    if not blocks:
-        return None
-    biggest = max(blocks, key=lambda el: len(el.text_content()))
-    if len(biggest.text_content()) < at_least:
+    sized = [(len(el.text_content()), el) for el in (body if body is not None else root).iter("noscript")]
+    size, biggest = max(sized, key=lambda pair: pair[0], default=(0, None))
+    if biggest is None or size < at_least:
         return None
     text = unicodedata.normalize("NFC", fragment_to_markdown(biggest))
     return Candidate(NOSCRIPT, text, link_density(biggest))
