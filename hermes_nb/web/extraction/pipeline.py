@@ -92,7 +92,6 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     changes = {"streamed_segments_placed": place_streamed(root)}
     guess = classify(root, url or "", meta)
     changes.update(_prepared(root, guess))
-    space_adjacent_inlines(root)  # "ScarpaDrago" was a brand and a title the style sheet sets apart
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
     # pages and products); longer pages get one only when the first choice is not confident enough.
@@ -157,7 +156,7 @@ def html_converter_ready(url: str | None = None) -> None:
 
 def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     """Take out of the tree what is not the page's text, before the extractors read it; what went."""
-    return {
+    changes = {
         # Dialogs (consent centres, fly-in menus, pop-ups); a product page keeps its description sheets.
         "dialogs_dropped": drop_dialogs(root, consent_only=guess == "product"),
         # Hidden elements, except tab panels, accordions and loading curtains (content a click shows);
@@ -168,6 +167,9 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         # Not taken out but unmasked: prose whose class trafilatura reads as boilerplate (misnamed.py).
         "misnamed_blocks_kept": unmask_misnamed(root),
     }
+    # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
+    space_adjacent_inlines(root)
+    return changes
 
 
 def _primary(root: Any, url: str | None, guess: str | None) -> cands.Candidate:
