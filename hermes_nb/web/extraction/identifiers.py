@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from .repeats import FENCE
+
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
-_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 UUID_RUN = 3  # fewer UUIDs in a line may be an identifier quoted in prose
 UUID_SHARE = 0.5  # share of the line's non-space characters that the UUIDs fill
 
@@ -22,7 +23,7 @@ def drop_identifier_lines(markdown: str) -> tuple[str, int]:
     in_code = False
     dropped = 0
     for line in markdown.split("\n"):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             in_code = not in_code
         elif not in_code and not line.lstrip().startswith("|") and _identifiers(line):
             dropped += 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"\w+", re.U)
-_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")  # a Markdown code fence line (``` or ~~~)
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
 #: A run of at least this many different paragraphs, each the same words as one before it, is a copied
 #: section (a responsive layout's second rendering of the article); shorter runs on the tune part of
@@ -32,7 +32,7 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
     in_code = False
     dropped = 0
     for line in markdown.split("\n"):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             in_code = not in_code
             kept.append(line)
             continue
@@ -75,7 +75,7 @@ def drop_copied_sections(markdown: str) -> tuple[str, int]:
         long_blocks.clear()
 
     for i, block in enumerate(blocks):
-        if _FENCE.match(block) or block.lstrip().startswith("|"):
+        if FENCE.match(block) or block.lstrip().startswith("|"):
             close_run()
             continue
         key = tuple(w.lower() for w in _WORD.findall(block))
@@ -102,7 +102,7 @@ def _paragraphs(markdown: str) -> list[str]:
     current: list[str] = []
     in_code = False
     for line in markdown.split("\n"):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             in_code = not in_code
         if not line.strip() and not in_code:
             if current:
