@@ -119,8 +119,10 @@ def test_jina_trigger_and_failure_keeps_local_result(direct, emu: Emulator) -> N
     config.set("web.jina_fallback", True)
     config.set_key("JINA_API_KEY", "jina_" + "k" * 20)
     (page,) = direct.extract([emu.page_url("/site/js-heavy.html")])
-    # the emulated reader cannot run JavaScript either: empty answer -> local text + warning
-    assert page["content"] == "Enable JavaScript."
+    # the emulated reader cannot run JavaScript either: empty answer -> the local reading + warning,
+    # which is empty (the page's only text asks for JavaScript) and says why
+    assert page["content"] == ""
+    assert page["metadata"]["rendered_by_scripts"] is True
     assert "kept the local extraction" in page["metadata"]["reader_warning"]
     (req,) = emu.requests_for("jina")
     assert req.headers["authorization"].startswith("Bearer jina_")

@@ -20,6 +20,7 @@ from .misnamed import unmask_misnamed
 from .page_type import card_group, classify, page_type, post_elements
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
+from .shell import drop_script_notices, hidden_scaffolding
 from .streamed import place_streamed
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
@@ -68,6 +69,7 @@ _CHANGES = (
     "hidden_elements_dropped",
     "repeated_blocks_dropped",
     "identifier_lines_dropped",
+    "script_notices_dropped",
     "product_extras_dropped",
     "dialogs_dropped",
     "misnamed_blocks_kept",
@@ -115,6 +117,14 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     choice, changes["identifier_lines_dropped"] = _without(
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
+    choice, changes["script_notices_dropped"] = _without(
+        choice, drop_script_notices, "notices asking for JavaScript dropped"
+    )
+    # An application shell: what was read is a notice or hidden scaffolding, not text (shell.py).
+    if changes["script_notices_dropped"] and not choice.candidate.markdown:
+        return _unrendered(title, meta, tried, changes)
+    if guess in _KEEP_HIDDEN and hidden_scaffolding(root, choice.candidate.markdown):
+        return _unrendered(title, meta, tried, changes)
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -357,6 +367,23 @@ def _stub(
         low_confidence=True,
     )
     return Document(title=title, content=body, metadata=meta)
+
+
+def _unrendered(title: str, meta: dict[str, Any], tried: list[str], changes: dict[str, int]) -> Document:
+    """An application shell: no text without its scripts; read as empty, and saying so."""
+    meta.update((key, changes[key]) for key in _CHANGES if changes.get(key))
+    for key in _PRIVATE_META:
+        meta.pop(key, None)
+    meta.update(
+        extractor="none",
+        extractor_reason="the page's scripts render its text: the HTML holds none (render it in a browser)",
+        candidates=tried,
+        confidence=0.0,
+        page_type="other",
+        low_confidence=True,
+        rendered_by_scripts=True,
+    )
+    return Document(title=title, content="", metadata=meta)
 
 
 def _lead_paragraph(markdown: str) -> str:

@@ -70,7 +70,7 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         for el in root.xpath("//*[@hidden or @style]")
         if el.tag not in ("html", "body")
         and is_hidden(el)
-        and not (keep_disclosures and _disclosure(el))
+        and not (keep_disclosures and disclosure(el))
         and not streamed_segment(el)
     ]
     if keep_disclosures and doomed:
@@ -97,7 +97,7 @@ def shown_chars(el: Any) -> int:
     return len(el.text_content()) - unseen
 
 
-def _disclosure(el: Any) -> bool:
+def disclosure(el: Any) -> bool:
     """True when ``el`` (or an ancestor within three levels) is a tab panel, accordion or collapsed text."""
     for node in (el, *list(el.iterancestors())[:3]):
         hint = f"{node.get('role') or ''} {node.get('class') or ''} {node.get('id') or ''}"
