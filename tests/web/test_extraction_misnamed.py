@@ -31,6 +31,33 @@ def test_a_table_in_a_webflow_embed_block_is_read() -> None:
     assert doc.metadata["misnamed_blocks_kept"] == 1
 
 
+def test_a_table_of_short_cells_in_an_embed_block_is_read() -> None:
+    """Data cells ("Yes", "~47M") are not prose, but a table of rows is content whatever its wrapper."""
+    rows = "".join(
+        f"<tr><td>Insurer {i}</td><td>For-Profit</td><td>~{40 + i}M</td><td>Yes</td></tr>" for i in range(6)
+    )
+    page = _article(f"<div class='w-embed'><table><tr><th>Company</th><th>Type</th></tr>{rows}</table></div>")
+    doc = content.convert(page, "text/html", url="https://blog.example.org/insurers")
+    assert "Insurer 5" in doc.content and "~45M" in doc.content
+    assert doc.metadata["misnamed_blocks_kept"] == 1
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "<table><tr><td>Layout</td><td>only</td></tr><tr><td>two</td><td>rows</td></tr></table>",
+        "<table>"
+        + "".join(
+            f"<tr><td><a href='/{i}'>Story {i}</a></td><td><a href='/t/{i}'>Tag</a></td></tr>"
+            for i in range(6)
+        )
+        + "</table>",
+    ],
+)
+def test_layout_and_link_tables_keep_their_wrappers_class(table: str) -> None:
+    assert unmask_misnamed(parse_html(_article(f"<div class='w-embed'>{table}</div>"))) == 0
+
+
 STORY_LINKS = "".join(f"<li><a href='/story/{i}'>Another story, number {i}.</a></li>" for i in range(8))
 MISNAMED = ["listicle-slides", "expand-collapse-content", "product-meta viewport-content"]
 

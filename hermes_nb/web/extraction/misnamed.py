@@ -7,7 +7,9 @@ listicle's ``slides`` for ``slide``, and an accordion's ``expand-collapse-conten
 that reads as prose (enough words, in sentences, few of them links) under such a name, and whose
 names say nothing else about furniture (navigation, footer, sharing, related items, consent,
 comments...), has the misleading words taken out of its class before the extractors read the page,
-so trafilatura judges it by its text. (Doing the same for any element that wraps most of the page's
+so trafilatura judges it by its text. So does one holding a table of data (``TABLE_ROWS`` rows of two
+cells or more, few of them links): a comparison table's cells ("Yes", "~47M") are not prose, but the
+table is content whatever its wrapper is called. (Doing the same for any element that wraps most of the page's
 text, whatever its name, won four articles and lost six on the tune part of WCXB: not done.)
 
 trafilatura also reads any element whose class starts with ``comment`` as the comment section, not as
@@ -29,6 +31,7 @@ from .tree import link_density, visible_text
 PROSE_WORDS = 40  # an element with fewer words is a caption or a control, whatever its name
 PROSE_SENTENCES = 2  # and it must say at least this many sentences
 PROSE_LINK_DENSITY = 0.2  # an element more linked than this is a menu or a card list
+TABLE_ROWS = 3  # a table of fewer rows (each of two cells or more) is layout, not data
 #: Words trafilatura treats as boilerplate wherever they occur in a class name, and that name content
 #: as often as furniture. On the tune part of WCXB, adding ``bar``, ``button`` and ``-icon`` cost 0.0003 F1.
 _MISLEADING = re.compile(r"embed|slide|viewport|expand|options|meta|rating|timestamp|attachment", re.I)
@@ -60,7 +63,7 @@ def unmask_misnamed(root: Any) -> int:
         cls = el.get("class") or ""
         if not cls or not _MISLEADING.search(cls) or _FURNITURE.search(f"{cls} {el.get('id') or ''}"):
             continue
-        if _prose(el):
+        if _prose(el) or _data_table(el):
             el.set("class", " ".join(word for word in cls.split() if not _MISLEADING.search(word)))
             changed += 1
     return changed
@@ -85,6 +88,15 @@ def _unmask_comment_wrappers(named: list[Any]) -> int:
 def _comment_named(el: Any) -> bool:
     name = f"{el.get('class') or ''} {el.get('id') or ''}"
     return "omment" in name and bool(_COMMENT_NAMED.search(name))  # the substring test first: cheaper
+
+
+def _data_table(el: Any) -> bool:
+    """True when ``el`` holds a table of data: ``TABLE_ROWS`` rows of two cells or more, few links."""
+    for table in el.iter("table"):
+        rows = [row for row in table.iter("tr") if len(row.xpath("./td|./th")) >= 2]
+        if len(rows) >= TABLE_ROWS and link_density(table) <= PROSE_LINK_DENSITY:
+            return True
+    return False
 
 
 def _prose(el: Any) -> bool:
