@@ -76,5 +76,7 @@ def test_scaffolding_needs_every_word_hidden_and_a_short_reading() -> None:
     assert hidden_scaffolding(root, "Shopmart")
     assert not hidden_scaffolding(root, "Shopmart kettles")  # "kettles" is shown
     assert not hidden_scaffolding(root, "")
+    shown = parse_html(_page(f"<div hidden><p>Shopmart</p></div><main><p>{PROSE * 8}</p></main>"))
+    assert not hidden_scaffolding(shown, "Shopmart")  # the page has text of its own: a failed reading
     tab = parse_html(_page(f"<div class='accordion'><div style='display:none'><p>{PROSE}</p></div></div>"))
     assert not hidden_scaffolding(tab, PROSE)  # an accordion's hidden text is content

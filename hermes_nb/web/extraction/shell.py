@@ -6,7 +6,8 @@ hides for screen readers and scripts (a site name, a skip link). Neither is the 
 
 - ``drop_script_notices``: short lines asking the reader to turn JavaScript on go, on every page.
 - ``hidden_scaffolding``: a short reading whose words all come from elements the page hides (and
-  that are not tab panels or accordions, whose hidden text is content) is scaffolding, not a reading.
+  that are not tab panels or accordions, whose hidden text is content), on a page that shows almost
+  nothing outside links (``SHELL_WORDS``), is scaffolding, not a reading.
 
 A page left with nothing is read as empty and says why (``pipeline``), so that a caller can render it
 with a browser rather than take a notice for its text.
@@ -21,7 +22,7 @@ from typing import Any
 from .choose import words
 from .formats import markdown_to_text
 from .repeats import FENCE
-from .tree import disclosure, is_hidden
+from .tree import disclosure, is_hidden, unlinked_word_count
 
 _WORD = re.compile(r"\w+", re.U)
 _NOTICE = re.compile(
@@ -32,6 +33,7 @@ _NOTICE = re.compile(
 )
 NOTICE_WORDS = 20  # a longer line that speaks of JavaScript is prose about it, not a notice
 SCAFFOLD_WORDS = 30  # a reading this short, all of it hidden text, is scaffolding
+SHELL_WORDS = 150  # a page showing more words than this outside links has text of its own
 
 
 def drop_script_notices(markdown: str) -> tuple[str, int]:
@@ -57,7 +59,7 @@ def hidden_scaffolding(root: Any, markdown: str) -> bool:
     Words are the text a reader sees: link targets and Markdown marks do not count.
     """
     wanted = words(markdown_to_text(markdown))
-    if not wanted or sum(wanted.values()) > SCAFFOLD_WORDS:
+    if not wanted or sum(wanted.values()) > SCAFFOLD_WORDS or unlinked_word_count(root) > SHELL_WORDS:
         return False
     hidden: Counter[str] = Counter()
     for el in root.xpath("//body//*[@hidden or @style]"):
