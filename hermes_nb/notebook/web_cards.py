@@ -94,8 +94,18 @@ def _page_text(page: Any) -> str:
     total = getattr(page, "total_chars", 0) or len(page.content or "")
     flag = ", truncated" if getattr(page, "truncated", False) else ""
     label = f"{shorten(page.title, 80)} ({page.url})" if page.title else page.url
+    if _script_rendered(page):
+        return f"  - {label}: {total} chars{flag} [{SCRIPT_RENDERED}]"
     doubt = _confidence_note(page)
     return f"  - {label}: {total} chars{flag}" + (f" [{doubt}: check the text]" if doubt else "")
+
+
+#: What a card says of a page whose scripts render its text (an application shell: the HTML holds none).
+SCRIPT_RENDERED = "no text in the page's HTML: its scripts render it (web.jina_fallback reads it rendered)"
+
+
+def _script_rendered(page: Any) -> bool:
+    return bool((getattr(page, "metadata", None) or {}).get("rendered_by_scripts"))
 
 
 def _confidence_note(page: Any) -> str:
@@ -133,7 +143,9 @@ def _page_html(page: Any, *, open_: bool) -> str:
         footer.append(f"truncated: {len(content):,} of {total:,} characters kept{stored}")
     foot = f'<div style="{MUTED};margin-top:4px">✂️ {"; ".join(footer)}</div>' if footer else ""
     doubt = _confidence_note(page)
-    if doubt:
+    if _script_rendered(page):
+        foot = f'<div style="margin-top:4px">⚠️ {esc(SCRIPT_RENDERED)}</div>' + foot
+    elif doubt:
         warn = f"{esc(doubt)}: the text may be incomplete or include page clutter"
         foot = f'<div style="margin-top:4px">⚠️ {warn}</div>' + foot
     summary = f'<summary style="cursor:pointer;{MUTED}">{total:,} characters</summary>'

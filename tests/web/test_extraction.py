@@ -242,6 +242,9 @@ def test_page_cards_say_plainly_when_confidence_is_low() -> None:
     )
     assert "low extraction confidence 0.31 (listing, readability)" in web_cards._page_text(low)
     assert "low extraction confidence 0.31" in web_cards._page_html(low, open_=True)
+    shell = page({"confidence": 0.0, "low_confidence": True, "extractor": "none", "rendered_by_scripts": 1})
+    for card in (web_cards._page_text(shell), web_cards._page_html(shell, open_=True)):
+        assert "its scripts render it" in card and "confidence" not in card  # says why, not "check the text"
     sure = page({"confidence": 0.45, "page_type": "article"})  # under the default, over the user's threshold
     assert "confidence" not in web_cards._page_text(sure) and "confidence" not in web_cards._page_html(
         sure, open_=True
