@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .repeats import FENCE
+from .lines import drop_lines
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 UUID_RUN = 3  # fewer UUIDs in a line may be an identifier quoted in prose
@@ -19,19 +19,7 @@ UUID_SHARE = 0.5  # share of the line's non-space characters that the UUIDs fill
 
 def drop_identifier_lines(markdown: str) -> tuple[str, int]:
     """``markdown`` without its lines of UUIDs (see above), and how many lines went."""
-    kept: list[str] = []
-    in_code = False
-    dropped = 0
-    for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_code = not in_code
-        elif not in_code and not line.lstrip().startswith("|") and _identifiers(line):
-            dropped += 1
-            continue
-        kept.append(line)
-    if not dropped:
-        return markdown, 0
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+    return drop_lines(markdown, _identifiers)
 
 
 def _identifiers(line: str) -> bool:

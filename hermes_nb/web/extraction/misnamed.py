@@ -9,8 +9,8 @@ names say nothing else about furniture (navigation, footer, sharing, related ite
 comments...), has the misleading words taken out of its class before the extractors read the page,
 so trafilatura judges it by its text. So does one holding a table of data (``TABLE_ROWS`` rows of two
 cells or more, few of them links): a comparison table's cells ("Yes", "~47M") are not prose, but the
-table is content whatever its wrapper is called. (Doing the same for any element that wraps most of the page's
-text, whatever its name, won four articles and lost six on the tune part of WCXB: not done.)
+table is content whatever its wrapper is called. (Doing the same for any element that wraps most of
+the page's text, whatever its name, won four articles and lost six on the tune part of WCXB: not done.)
 
 trafilatura also reads any element whose class starts with ``comment`` as the comment section, not as
 the page's text. A post wrapped whole in such an element ("commentOnSelection": an "annotate this

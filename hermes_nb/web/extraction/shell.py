@@ -21,7 +21,7 @@ from typing import Any
 
 from .choose import words
 from .formats import markdown_to_text
-from .repeats import FENCE
+from .lines import drop_lines
 from .tree import disclosure, is_hidden, unlinked_word_count
 
 _WORD = re.compile(r"\w+", re.U)
@@ -37,20 +37,12 @@ SHELL_WORDS = 150  # a page showing more words than this outside links has text 
 
 
 def drop_script_notices(markdown: str) -> tuple[str, int]:
-    """``markdown`` without its lines asking for JavaScript, and how many went (code is never touched)."""
-    kept: list[str] = []
-    in_code = False
-    dropped = 0
-    for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_code = not in_code
-        elif not in_code and _NOTICE.search(line) and len(_WORD.findall(line)) <= NOTICE_WORDS:
-            dropped += 1
-            continue
-        kept.append(line)
-    if not dropped:
-        return markdown, 0
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+    """``markdown`` without its lines asking for JavaScript, and how many went (not in code or tables)."""
+    return drop_lines(markdown, _notice)
+
+
+def _notice(line: str) -> bool:
+    return bool(_NOTICE.search(line)) and len(_WORD.findall(line)) <= NOTICE_WORDS
 
 
 def hidden_scaffolding(root: Any, markdown: str) -> bool:
