@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 
+from .repeats import FENCE
+
 FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
@@ -62,14 +63,14 @@ def markdown_to_text(markdown: str) -> str:
 
     for line in markdown.replace("\r\n", "\n").split("\n"):
         if code is not None:
-            if _FENCE.match(line):
+            if FENCE.match(line):
                 if any(c.strip() for c in code):
                     out.append("\n".join(code).strip("\n"))
                 code = None
             else:
                 code.append(line)
             continue
-        if _FENCE.match(line):
+        if FENCE.match(line):
             flush()
             code = []
             continue
