@@ -88,6 +88,14 @@ CASES = [
         "".join(f"<section><h2>Part {i}</h2><p>{PROSE}</p></section>" for i in range(5)),
         "service",
     ),
+    # software described in JSON-LD (SoftwareApplication) is a SaaS landing page as often as an app's
+    # page: its sections decide, not a product type
+    (
+        "https://app.example/",
+        '<script type="application/ld+json">{"@type": "SoftwareApplication", "name": "Planner"}</script>',
+        "".join(f"<section><h2>Part {i}</h2><p>{PROSE}</p></section>" for i in range(5)),
+        "service",
+    ),
     # a post filed under an archive folder is still an article
     (
         "https://blog.example/archive/2025/12/week-two.html",

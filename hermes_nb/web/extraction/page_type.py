@@ -66,8 +66,8 @@ _PRICED = f"boolean(.{_PRICE_ELEMENTS})"
 _ARTICLE_LD = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "TechArticle", "Recipe",
                "AnalysisNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "LiveBlogPosting"}
 _FORUM_LD = {"DiscussionForumPosting", "QAPage", "Question", "SocialMediaPosting"}
-_PRODUCT_LD = {"Product", "ProductGroup", "IndividualProduct", "ProductModel", "SoftwareApplication",
-               "Book", "Vehicle", "Car"}
+#: Not ``SoftwareApplication``: SaaS landing pages describe themselves so as often as apps' store pages do.
+_PRODUCT_LD = {"Product", "ProductGroup", "IndividualProduct", "ProductModel", "Book", "Vehicle", "Car"}
 _COLLECTION_LD = {"CollectionPage", "OfferCatalog", "SearchResultsPage"}
 _SERVICE_LD = {"Service", "ProfessionalService", "LocalBusiness", "FAQPage", "AboutPage", "ContactPage"}
 _DOCS_LD = {"TechArticle", "APIReference", "HowTo"}
