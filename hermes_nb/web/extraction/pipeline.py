@@ -32,7 +32,7 @@ FAST_READING_WORDS = 300  # a fast reading (no rescue pass) shorter than this ge
 RECALL_WORDS = 1000  # primary results shorter than this are checked against trafilatura's recall mode
 #: How a later candidate replaces the current reading: (share of its words kept, growth in length).
 RECALL_REPAIR = (0.9, 1.1)
-SECTIONS_REPAIR = (0.8, 1.3)
+SECTIONS_REPAIR = (0.75, 1.25)  # re-tuned in round 7: both halves of the tune part gained
 POSTS_REPAIR = (0.7, 1.0)
 NOSCRIPT_REPAIR = (0.8, 1.3)
 PRODUCT_DESCRIPTION_WORDS = 15  # a structured-data description at least this long is worth adding
