@@ -121,10 +121,10 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice, drop_script_notices, "notices asking for JavaScript dropped"
     )
     # An application shell: what was read is a notice or hidden scaffolding, not text (shell.py).
-    if changes["script_notices_dropped"] and not choice.candidate.markdown:
-        return _unrendered(title, meta, tried, changes)
-    if guess in _KEEP_HIDDEN and hidden_scaffolding(root, choice.candidate.markdown):
-        return _unrendered(title, meta, tried, changes)
+    if (changes["script_notices_dropped"] and not choice.candidate.markdown) or (
+        guess in _KEEP_HIDDEN and hidden_scaffolding(root, choice.candidate.markdown)
+    ):
+        return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
@@ -141,10 +141,15 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         lead = _lead_paragraph(text)
         if lead:
             meta["description"] = lead
+    return Document(title=title or _first_heading(text), content=text, metadata=_recorded(meta, changes))
+
+
+def _recorded(meta: dict[str, Any], changes: dict[str, int]) -> dict[str, Any]:
+    """``meta`` with the counts of what the steps changed, and without the keys only typing needed."""
     meta.update((key, changes[key]) for key in _CHANGES if changes.get(key))
     for key in _PRIVATE_META:
         meta.pop(key, None)
-    return Document(title=title or _first_heading(text), content=text, metadata=meta)
+    return meta
 
 
 def html_converter_ready(url: str | None = None) -> None:
@@ -369,11 +374,8 @@ def _stub(
     return Document(title=title, content=body, metadata=meta)
 
 
-def _unrendered(title: str, meta: dict[str, Any], tried: list[str], changes: dict[str, int]) -> Document:
+def _unrendered(title: str, meta: dict[str, Any], tried: list[str]) -> Document:
     """An application shell: no text without its scripts; read as empty, and saying so."""
-    meta.update((key, changes[key]) for key in _CHANGES if changes.get(key))
-    for key in _PRIVATE_META:
-        meta.pop(key, None)
     meta.update(
         extractor="none",
         extractor_reason="the page's scripts render its text: the HTML holds none (render it in a browser)",

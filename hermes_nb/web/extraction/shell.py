@@ -22,7 +22,7 @@ from typing import Any
 from .choose import words
 from .formats import markdown_to_text
 from .lines import drop_lines
-from .tree import disclosure, is_hidden, unlinked_word_count
+from .tree import disclosure, hidden_elements, unlinked_word_count
 
 _WORD = re.compile(r"\w+", re.U)
 _NOTICE = re.compile(
@@ -53,9 +53,10 @@ def hidden_scaffolding(root: Any, markdown: str) -> bool:
     wanted = words(markdown_to_text(markdown))
     if not wanted or sum(wanted.values()) > SCAFFOLD_WORDS or unlinked_word_count(root) > SHELL_WORDS:
         return False
+    body = root.find("body")
     hidden: Counter[str] = Counter()
-    for el in root.xpath("//body//*[@hidden or @style]"):
-        if is_hidden(el) and not disclosure(el):
+    for el in hidden_elements(body if body is not None else root):
+        if not disclosure(el):
             # Both ways of joining its text: element by element (a heading beside a list) and run on
             # (a word split by inline tags).
             hidden.update(words(" ".join(el.itertext())) | words(el.text_content()))

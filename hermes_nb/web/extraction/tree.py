@@ -67,11 +67,8 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
     """
     doomed = [
         el
-        for el in root.xpath("//*[@hidden or @style]")
-        if el.tag not in ("html", "body")
-        and is_hidden(el)
-        and not (keep_disclosures and disclosure(el))
-        and not streamed_segment(el)
+        for el in hidden_elements(root)
+        if not (keep_disclosures and disclosure(el)) and not streamed_segment(el)
     ]
     if keep_disclosures and doomed:
         # A page hidden until its scripts run (a loading curtain round most of its text) is not
@@ -84,6 +81,11 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
+
+
+def hidden_elements(root: Any) -> list[Any]:
+    """The elements below ``root`` (the body excepted) that are themselves hidden (``is_hidden``)."""
+    return [el for el in root.xpath(".//*[@hidden or @style]") if el.tag != "body" and is_hidden(el)]
 
 
 def is_hidden(el: Any) -> bool:
