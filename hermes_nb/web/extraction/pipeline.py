@@ -172,7 +172,8 @@ def html_converter_ready(url: str | None = None) -> None:
 def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     """Take out of the tree what is not the page's text, before the extractors read it; what went."""
     changes = {
-        # Dialogs (consent centres, fly-in menus, pop-ups); a product page keeps its description sheets.
+        # Dialogs (consent centres, fly-in menus, pop-ups), ARIA menus and navigation landmarks; a
+        # product page keeps its description sheets.
         "dialogs_dropped": drop_dialogs(root, consent_only=guess == "product"),
         # Hidden elements, except tab panels, accordions and loading curtains (content a click shows);
         # product pages and product grids keep them all (descriptions, specifications, more cards).
