@@ -18,6 +18,7 @@ from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .page_type import card_group, classify, page_type, post_elements
+from .preformatted import rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .shell import drop_script_notices, hidden_scaffolding
@@ -185,6 +186,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
+    # Every <pre> one <code> of its lines, which the extractors keep as a code block (preformatted.py).
+    rewrite_preformatted(root)
     return changes
 
 

@@ -1,0 +1,74 @@
+"""Preformatted blocks (``<pre>``) as code blocks the extractors keep whole, line breaks and all.
+
+trafilatura reads a ``<pre>`` as code only when it carries ``lang``, sits in a ``highlight`` block
+or holds a single ``<code>`` and nothing else, and as a code block (not a code span) only when its
+text holds a line break; any other ``<pre>`` it reads as a quotation flattened to one line. Sphinx's
+listings (``<pre><span>…``: the Python documentation) and code blocks that draw a ``<div>`` per line
+(Stripe's, Astro's) came out as a paragraph of run-together code with Markdown escapes in it, and a
+one-line command as a code span. Before the extractors read the page, each outermost ``<pre>`` is
+rewritten as ``<pre><code>text</code></pre>``, its text as a reader sees it, ending in a line
+break: a line per line element (``<div>``, ``<p>``, ``<li>``, ``<tr>``) or ``<br>``, highlighting
+spans and copy buttons gone. On the tune part of WCXB the readings hold 959 code blocks where they
+held 677 (documentation pages 478 → 741, of 872 ``<pre>`` tags; the Python documentation's pages
+0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and 3 → 63), at the same word F1 (+0.0001).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_LINE_TAGS = {"div", "p", "li", "tr"}
+_SKIPPED = {"script", "style", "template", "button"}  # a "Copy" button inside a listing is not code
+#: What lxml will not set as text (a terminal's escape codes in a pasted log): the HTML parser keeps it.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def rewrite_preformatted(root: Any) -> int:
+    """Rewrite each outermost ``<pre>`` below ``root`` as one ``<code>`` of its shown text; how many."""
+    rewritten = 0
+    for pre in list(root.iter("pre")):
+        if any(a.tag == "pre" for a in pre.iterancestors()):
+            continue
+        parts: list[str] = []
+        _shown(pre, parts, top=True)
+        text = _NOT_XML.sub("", "".join(parts)).strip("\n")
+        if not text.strip():
+            continue
+        text += "\n"  # a code block, not a code span: trafilatura tells them apart by a line break
+        tail = pre.tail
+        for child in list(pre):
+            pre.remove(child)
+        pre.text = None
+        code = pre.makeelement("code", {})
+        code.text = text
+        pre.append(code)
+        pre.tail = tail
+        rewritten += 1
+    return rewritten
+
+
+def _shown(el: Any, parts: list[str], *, top: bool = False) -> None:
+    """Append the text of ``el`` (not its tail) as a reader sees it to ``parts``."""
+    tag = el.tag if isinstance(el.tag, str) else ""
+    if not tag or tag in _SKIPPED:  # comments, processing instructions, scripts
+        return
+    if tag == "br":
+        parts.append("\n")
+        return
+    line = tag in _LINE_TAGS and not top
+    if line:
+        _new_line(parts)
+    if el.text:
+        parts.append(el.text)
+    for child in el:
+        _shown(child, parts)
+        if child.tail:
+            parts.append(child.tail)
+    if line:
+        _new_line(parts)
+
+
+def _new_line(parts: list[str]) -> None:
+    if parts and not parts[-1].endswith("\n"):
+        parts.append("\n")

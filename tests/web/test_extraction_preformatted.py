@@ -1,0 +1,58 @@
+"""Preformatted blocks read as code blocks, line for line, however a page marks their lines up."""
+
+from __future__ import annotations
+
+from hermes_nb.web import content
+from hermes_nb.web.extraction.preformatted import rewrite_preformatted
+from hermes_nb.web.extraction.tree import parse_html
+
+PROSE = (
+    "The partial function freezes some of a function's arguments and returns a new callable with a "
+    "simpler signature, which is handy when a callback must take fewer arguments than it needs. "
+)
+#: Sphinx's listing: highlighting spans straight in the <pre>, no <code> (the Python documentation).
+SPHINX = (
+    "<div class='highlight-python3 notranslate'><div class='highlight'><pre><span></span>"
+    "<span class='k'>def</span> <span class='nf'>partial</span>(func, /, *args, **keywords):\n"
+    "    <span class='k'>return</span> func(*args, **keywords)\n</pre></div></div>"
+)
+#: A listing drawn a <div> per line, with a copy button inside (Stripe's, Astro's).
+LINES = (
+    "<pre data-language='sh'><code><div class='ec-line'><span>curl</span><span> https://api.example.com</span>"
+    "</div><div class='ec-line'><span>  -u key:</span></div></code><button>Copy</button></pre>"
+)
+
+
+def _code(fragment: str) -> str:
+    root = parse_html(f"<html><body>{fragment}</body></html>")
+    assert rewrite_preformatted(root) == 1
+    pre = root.find(".//pre")
+    assert [child.tag for child in pre] == ["code"]
+    return str(pre[0].text)
+
+
+def test_each_pre_becomes_one_code_of_its_lines() -> None:
+    assert _code(SPHINX) == "def partial(func, /, *args, **keywords):\n    return func(*args, **keywords)\n"
+    assert _code(LINES) == "curl https://api.example.com\n  -u key:\n"
+    assert _code("<pre>$ celery --help</pre>") == "$ celery --help\n"  # a block, not a code span
+    assert _code("<pre>first<br>second<!-- a comment -->third</pre>") == "first\nsecondthird\n"
+    # Control characters (a terminal's escape codes in a pasted log) go: lxml refuses them as text.
+    assert _code("<pre>\x1b[32mPASSED\x1b[0m tests/test_app.py</pre>") == "[32mPASSED[0m tests/test_app.py\n"
+    # Nothing for an empty one.
+    assert rewrite_preformatted(parse_html("<html><body><pre> </pre><p>text</p></body></html>")) == 0
+
+
+def test_a_documentation_page_keeps_its_listings_as_code_blocks_in_every_format() -> None:
+    page = (
+        "<html><head><title>functools</title></head><body><main><h1>functools</h1>"
+        f"<p>{PROSE * 2}</p><p>Roughly equivalent to:</p>{SPHINX}<p>{PROSE}</p>"
+        f"<p>Install it with:</p>{LINES}<p>{PROSE * 2}</p></main></body></html>"
+    )
+    url = "https://docs.example.org/3/library/functools.html"
+    markdown = content.convert(page, "text/html", url=url).content
+    listing = "def partial(func, /, *args, **keywords):\n    return func(*args, **keywords)"
+    assert f"```\n{listing}\n```" in markdown
+    assert "```\ncurl https://api.example.com\n  -u key:\n```" in markdown
+    assert "Copy" not in markdown and "\\*" not in markdown
+    text = content.convert(page, "text/html", url=url, format="text").content
+    assert listing in text
