@@ -59,6 +59,13 @@ def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
         "E = mc 2, snake_case and is_eligible_checkout"
     )
     assert "mc<sup>2</sup>" in markdown_to_html("E = mc<sup>2</sup>")
+    # Escaped marks are characters, not emphasis or links, whatever follows them.
+    assert markdown_to_text("partial(func, /, \\*args, \\*\\*keywords) and **bold**") == (
+        "partial(func, /, *args, **keywords) and bold"
+    )
+    assert markdown_to_text("\\[draft\\](v2) of [the spec](https://example.org/spec)") == (
+        "[draft](v2) of the spec"
+    )
 
 
 def test_html_is_rendered_and_raw_markup_escaped() -> None:

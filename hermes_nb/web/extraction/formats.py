@@ -28,6 +28,8 @@ _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+#: An escaped character held out of the emphasis and link rules (``\*args, \*\*kw`` is no emphasis).
+_HELD = re.compile("\ue010(\\d+)\ue011")
 #: The inline HTML trafilatura's Markdown keeps (no Markdown syntax for them).
 _INLINE_TAG = re.compile(r"<(/?)(sup|sub|u)>")
 
@@ -104,11 +106,18 @@ def markdown_to_text(markdown: str) -> str:
 
 def _inline(text: str) -> str:
     text = _INLINE_TAG.sub(lambda m: "" if m.group(1) else " ", text)  # x<sup>2</sup>: "x 2"
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        held.append(match.group(1))
+        return f"\ue010{len(held) - 1}\ue011"
+
+    text = _ESCAPE.sub(hold, text)
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _CODE_SPAN.sub(r"\1", text)
     text = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
-    text = _ESCAPE.sub(r"\1", text)
+    text = _HELD.sub(lambda m: held[int(m.group(1))], text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
