@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
+from .markdown_tables import complete_tables
 from .tree import link_density, squashed_len
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
@@ -92,7 +93,8 @@ def trafilatura_candidate(
         for el, tail in held:
             el.tail = tail
     text = getattr(found, "text", None) or "" if found is not None else ""
-    return Candidate(mode, unicodedata.normalize("NFC", text.replace(_SPACE_KEEPER, "")).strip())
+    text = complete_tables(text.replace(_SPACE_KEEPER, ""))
+    return Candidate(mode, unicodedata.normalize("NFC", text).strip())
 
 
 #: trafilatura's Markdown drops the space after a bold or italic element that opens a block
