@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hermes_nb.web import content
-from hermes_nb.web.extraction.candidates import sections_candidate
-from hermes_nb.web.extraction.page_type import PAGE_TYPES, classify
+from hermes_nb.web.extraction.candidates import cards_candidate, sections_candidate
+from hermes_nb.web.extraction.page_type import PAGE_TYPES, card_group, classify
 from hermes_nb.web.extraction.tree import parse_html
 
 PROSE = (
@@ -324,3 +324,19 @@ def test_a_grid_whose_reading_missed_its_cards_gets_them() -> None:
     for i in range(10):
         assert f"Lamp model {i}" in doc.content
     assert doc.content.index("analytical engine") < doc.content.index("Lamp model 0")
+
+
+def test_cards_that_are_table_rows_read_as_one_table_under_its_header() -> None:
+    rows = "".join(
+        f"<tr><td>{1901 + i}</td><td><a href='/wiki/p{i}'>Physicist {i}</a></td>"
+        f"<td><a href='/wiki/c{i}'>Chemist {i}</a> <span class='share'>share</span></td></tr>"
+        for i in range(8)
+    )
+    head = "<thead><tr><th>Year</th><th>Physics</th><th>Chemistry</th></tr></thead>"
+    table = f"<table>{head}<tbody>{rows}</tbody></table>"
+    cards = card_group(parse_html(_page(f"<main><h1>Laureates</h1>{table}</main>")))
+    assert len(cards) == 8 and all(card.tag == "tr" for card in cards)
+    lines = cards_candidate(cards).markdown.split("\n")
+    assert lines[:2] == ["| Year | Physics | Chemistry |", "|---|---|---|"]
+    assert lines[2] == "| 1901 | Physicist 0 | Chemist 0 |"
+    assert len(lines) == 10 and "share" not in lines[-1]  # furniture pruned in the rows too

@@ -214,30 +214,59 @@ def cards_candidate(cards: list[Any]) -> Candidate:
     """Every card of a grid or listing (``page_type.card_group``), furniture pruned, in order.
 
     A reading of a product grid often keeps the page's header text and misses the cards it is made of.
+    Cards that are a table's rows (a list of laureates, a ranking) stay one table, under the table's
+    header rows.
     """
+    if cards and all(card.tag == "tr" for card in cards):
+        return _each_pruned(CARDS, cards, head=_header_rows(cards[0]))
     return _each_pruned(CARDS, cards)
 
 
-def _each_pruned(name: str, elements: list[Any], extra: re.Pattern[str] | None = None) -> Candidate:
+def _header_rows(first: Any) -> list[Any]:
+    """The rows of ``first``'s table before it that are headings (``<th>`` cells only)."""
+    table = next(first.iterancestors("table"), None)
+    if table is None:
+        return []
+    head: list[Any] = []
+    for row in table.iter("tr"):
+        if row is first:
+            return head
+        cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+        if cells and all(c.tag == "th" for c in cells):
+            head.append(row)
+    return []
+
+
+def _each_pruned(
+    name: str, elements: list[Any], extra: re.Pattern[str] | None = None, head: list[Any] | None = None
+) -> Candidate:
     """Each of ``elements`` (two or more, none inside another) as Markdown, furniture (and ``extra``
-    furniture) pruned, in order."""
+    furniture) pruned, in order; with ``head`` (table rows, and so are ``elements``), one table."""
     if len(elements) < 2:
         return Candidate(name, "")
     parts = []
-    for element in elements:
-        element = copy.deepcopy(element)
-        for el in list(element.iter(*_FURNITURE_TAGS)):
-            if el.getparent() is not None:
-                el.drop_tree()
-        for el in list(element.iter()):
-            if not isinstance(el.tag, str) or el.getparent() is None:
-                continue
-            if _is_furniture(el, extra):
-                el.drop_tree()
-        text = fragment_to_markdown(element)
-        if text:
-            parts.append(text)
+    pruned = [_pruned(element, extra) for element in elements]
+    if head is not None:
+        table = elements[0].makeelement("table", {})
+        table.extend([copy.deepcopy(row) for row in head] + pruned)
+        wrapper = elements[0].makeelement("div", {})
+        wrapper.append(table)
+        parts.append(fragment_to_markdown(wrapper))
+    else:
+        parts.extend(text for text in map(fragment_to_markdown, pruned) if text)
     body = unicodedata.normalize("NFC", "\n\n".join(parts))
     lengths = [squashed_len(p.text_content()) for p in elements]
     linked = sum(squashed_len(a.text_content()) for p in elements for a in p.iter("a"))
     return Candidate(name, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)
+
+
+def _pruned(element: Any, extra: re.Pattern[str] | None) -> Any:
+    """A copy of ``element`` without its furniture (and ``extra`` furniture)."""
+    element = copy.deepcopy(element)
+    for el in list(element.iter(*_FURNITURE_TAGS)):
+        if el.getparent() is not None:
+            el.drop_tree()
+    for el in list(element.iter()):
+        if isinstance(el.tag, str) and el.getparent() is not None and _is_furniture(el, extra):
+            el.drop_tree()
+    return element
