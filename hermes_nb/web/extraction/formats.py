@@ -95,7 +95,9 @@ def markdown_to_text(markdown: str) -> str:
         body = _QUOTE.sub("", line)
         if _BULLET.match(body):
             flush()
-            out.append(_inline(_BULLET.sub("", body)))
+            item = _BULLET.sub("", body)
+            heading = _HEADING.match(item)  # a list item that is a heading ("- ### Title")
+            out.append(_inline(heading.group(1) if heading else item))
             continue
         para.append(_inline(body.strip()))
     if code is not None and any(c.strip() for c in code):

@@ -13,6 +13,7 @@ from . import candidates as cands
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .dialogs import drop_dialogs
 from .document import Document
+from .flattened_headings import page_headings, unflatten_headings
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
@@ -63,6 +64,7 @@ _CARD_TYPES = {"collection", "listing"}
 CARDS_HELD = 0.5
 _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
+_RUN_IN_HEADING = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+#{1,6} \S|\S\s#{1,6} \S", re.M)
 _QA_MICRODATA = "boolean(//*[@itemtype][contains(@itemtype, 'schema.org/QAPage')])"
 _PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
 #: What the steps before and after the extractors changed, in the page's metadata (each count when not 0).
@@ -129,6 +131,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     if not choice.candidate.markdown:
         return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
     text = choice.candidate.markdown
+    if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
+        text, _ = unflatten_headings(text, page_headings(root))
     meta.update(
         extractor=choice.candidate.name,
         extractor_reason=choice.reason,
