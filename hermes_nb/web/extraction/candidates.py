@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
-from .markdown_tables import complete_tables
+from .markdown_repairs import repaired
 from .tree import link_density, squashed_len
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
@@ -93,7 +93,7 @@ def trafilatura_candidate(
         for el, tail in held:
             el.tail = tail
     text = getattr(found, "text", None) or "" if found is not None else ""
-    text = complete_tables(text.replace(_SPACE_KEEPER, ""))
+    text = repaired(text.replace(_SPACE_KEEPER, ""))
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
 
 

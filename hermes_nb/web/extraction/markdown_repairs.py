@@ -1,0 +1,87 @@
+"""Repairs to trafilatura's Markdown, so that a renderer (and ``format="text"``/``"html"``) reads
+what the page meant.
+
+- **Tables without a delimiter row.** trafilatura writes one only under ``<th>`` cells, so a table
+  whose first row is ``<td>`` cells (a bold first row, or no header) came out as bare ``| a | b |``
+  rows, which no renderer reads as a table: the notebook showed a paragraph of pipes. On the tune
+  part of WCXB 62 of the readings' 231 tables (on 32 pages) lacked the row. The first row becomes
+  the header: a delimiter row of as many cells goes under it.
+- **Code fences run into a line of text.** trafilatura writes a list item or definition on one line,
+  so a code block inside one opens at the end of the line of its lead-in ("For example:" and the
+  three backticks) and is no fence: its closing fence then opened one, and the rest of the page read
+  as code and its code as prose. On the tune part of WCXB, 10 pages of docs had such lines (58). A
+  fence that ends a line of text gets a line of its own, as does text after a closing fence; a line
+  that holds both fences of a one-line code span stays.
+"""
+
+
+from __future__ import annotations
+
+import re
+
+from .repeats import FENCE
+
+_ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
+_DELIMITER = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_CELL_SEPARATOR = re.compile(r"(?<!\\)\|")
+#: A line of text ending in three backticks: a fence, unless the text holds the span's opening ones.
+_TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
+_FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s*(?P<text>\S.*)$")
+_QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
+
+
+def repaired(markdown: str) -> str:
+    """``markdown`` with its code fences on lines of their own and its tables whole."""
+    return complete_tables(fences_on_own_lines(markdown))
+
+
+def fences_on_own_lines(markdown: str) -> str:
+    """``markdown`` with each fence that ends a line of text, or starts one inside a code block (a
+    closing fence followed by text), on a line of its own."""
+    if "```" not in markdown:
+        return markdown
+    out: list[str] = []
+    in_code = False
+    for line in markdown.split("\n"):
+        if not in_code:
+            end = _TEXT_THEN_FENCE.match(line)
+            if end and not (FENCE.match(line) or _QUOTE_MARKS.fullmatch(end["text"]) or "```" in end["text"]):
+                out.extend((end["text"].rstrip(), "```"))
+                in_code = True
+                continue
+        else:
+            end = _TEXT_THEN_FENCE.match(line)
+            if end and not FENCE.match(line):  # code, then the closing fence
+                out.extend((end["text"].rstrip(), "```"))
+                in_code = False
+                continue
+            after = _FENCE_THEN_TEXT.match(line)
+            if after:  # the closing fence, then text
+                out.extend(("```", after["text"].strip()))
+                in_code = False
+                continue
+        if FENCE.match(line):
+            in_code = not in_code
+        out.append(line)
+    return "\n".join(out)
+
+
+def complete_tables(markdown: str) -> str:
+    """``markdown`` with a delimiter row under the first row of each pipe table that lacks one."""
+    if "|" not in markdown:
+        return markdown
+    lines = markdown.split("\n")
+    out: list[str] = []
+    in_code = False
+    for i, line in enumerate(lines):
+        out.append(line)
+        if FENCE.match(line):
+            in_code = not in_code
+            continue
+        if in_code or not _ROW.match(line) or (i and _ROW.match(lines[i - 1])):
+            continue  # not the first row of a table
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        if _ROW.match(after) and not _DELIMITER.match(after):
+            cells = len(_CELL_SEPARATOR.split(line.strip().strip("|")))
+            out.append("|" + "---|" * cells)
+    return "\n".join(out)

@@ -1,0 +1,95 @@
+"""trafilatura's Markdown repaired: a table without header cells gets its delimiter row, and a code
+fence run into a line of text gets a line of its own."""
+
+from __future__ import annotations
+
+from hermes_nb.web import content
+from hermes_nb.web.extraction.markdown_repairs import complete_tables, fences_on_own_lines
+
+PROSE = "Electricians charge by the hour, and the rate depends on experience and on the region. " * 8
+
+
+def test_a_delimiter_row_goes_under_the_first_row_of_a_bare_table() -> None:
+    bare = "Rates:\n\n| **Level** | **Rate** |  | \n| Apprentice | $45 | evenings | \n"
+    bare += "| Master | $120 |  | \n\nEnd."
+    assert complete_tables(bare) == (
+        "Rates:\n\n| **Level** | **Rate** |  | \n|---|---|---|\n| Apprentice | $45 | evenings | \n"
+        "| Master | $120 |  | \n\nEnd."
+    )
+    whole = "| Name | Price |\n|:---|---:|\n| A | 1 |"
+    assert complete_tables(whole) == whole  # already a table
+    code = "```\n| a | b |\n| c | d |\n```"
+    assert complete_tables(code) == code  # pipes in code are code
+    assert complete_tables("| a lone row |\n\ntext") == "| a lone row |\n\ntext"  # no table to head
+    assert complete_tables(r"| a \| b | c |" + "\n| 1 | 2 |") == r"| a \| b | c |" + "\n|---|---|\n| 1 | 2 |"
+
+
+def test_a_page_table_without_th_cells_reads_as_a_table_in_markdown_and_html() -> None:
+    table = (
+        "<table><tr><td><b>Experience level</b></td><td><b>Hourly rate</b></td></tr>"
+        "<tr><td>Apprentice</td><td>$45–$70</td></tr><tr><td>Journeyman</td><td>$80–$130</td></tr>"
+        "<tr><td>Master</td><td>$120–$200</td></tr></table>"
+    )
+    page = f"<html><body><article><h1>Rates</h1><p>{PROSE}</p>{table}<p>{PROSE}</p></article></body></html>"
+    url = "https://blog.example.org/2025/electrician-rates"
+    markdown = content.convert(page, "text/html", url=url).content
+    assert "Hourly rate** | \n|---|---|\n| Apprentice" in markdown
+    html = content.convert(page, "text/html", url=url, format="html").content
+    assert "<table>" in html and "<td>Apprentice</td>" in html
+
+
+def test_a_fence_run_into_a_line_of_text_gets_its_own_line() -> None:
+    markdown = "\n".join(
+        [
+            "- **cache**: an unbounded cache. For example: ```",
+            "@cache",
+            "def factorial(n):",
+            "```",
+            "Then text. The ```",
+            "summary phrase",
+            "``` should not be a filename.",  # the closing fence, then text
+            "Sudo: ```",
+            "/etc/sudoers.d/10-timestamp```",  # code, then the closing fence
+            "- Run: ``` pip install flask ```",  # a one-line code span: both fences on the line
+            "> ```",
+            "> quoted code",
+            "> ```",
+            "```python",
+            "x = 1 # a ``` in a comment is code```",
+        ]
+    )
+    assert fences_on_own_lines(markdown).split("\n") == [
+        "- **cache**: an unbounded cache. For example:",
+        "```",
+        "@cache",
+        "def factorial(n):",
+        "```",
+        "Then text. The",
+        "```",
+        "summary phrase",
+        "```",
+        "should not be a filename.",
+        "Sudo:",
+        "```",
+        "/etc/sudoers.d/10-timestamp",
+        "```",
+        "- Run: ``` pip install flask ```",
+        "> ```",
+        "> quoted code",
+        "> ```",
+        "```python",
+        "x = 1 # a ``` in a comment is code",
+        "```",
+    ]
+    assert fences_on_own_lines("no fences here") == "no fences here"
+
+
+def test_a_code_block_in_a_definition_reads_as_code_and_the_prose_after_it_as_prose() -> None:
+    listing = "<pre>@cache\ndef factorial(n):\n    return n * factorial(n-1) if n else 1\n</pre>"
+    entry = (
+        "<dl class='py function'><dt>@functools.cache(user_function)</dt><dd><p>Simple lightweight "
+        f"unbounded function cache.</p><p>For example:</p>{listing}</dd></dl>"
+    )
+    page = f"<html><body><main><h1>functools</h1><p>{PROSE}</p>{entry}<p>{PROSE}</p></main></body></html>"
+    text = content.convert(page, "text/html", url="https://docs.example.org/3/library/functools.html").content
+    assert "\n```\n@cache\ndef factorial(n):\n    return n * factorial(n-1) if n else 1\n```\n" in text
