@@ -13,6 +13,8 @@ from hermes_nb.errors import InvalidInputError
 from hermes_nb.testing import Emulator, use_emulator
 from hermes_nb.web import content
 from hermes_nb.web.extraction.formats import markdown_to_html, markdown_to_text, render
+from hermes_nb.web.extraction.html_markdown import fragment_to_markdown
+from hermes_nb.web.extraction.tree import parse_html
 
 MARKDOWN = """# Engines
 
@@ -136,3 +138,10 @@ def test_magic_format_option(tmp_path: Path) -> None:
     finally:
         shell.extension_manager.unload_extension("hermes_nb")
     assert result[0].content == "Quarterly report\n\nAll good."
+
+
+def test_a_code_block_that_shows_a_fence_stays_one_block() -> None:
+    markdown = "Query:\n\n````\n```tasks\nnot done\n```\n````\n\nAfter.\n\n```python\nx = 1\n```"
+    assert markdown_to_text(markdown) == "Query:\n\n```tasks\nnot done\n```\n\nAfter.\n\nx = 1"
+    root = parse_html("<html><body><p>Query:</p><pre>```tasks\nnot done\n```</pre></body></html>")
+    assert fragment_to_markdown(root.find("body")) == "Query:\n\n````\n```tasks\nnot done\n```\n````"

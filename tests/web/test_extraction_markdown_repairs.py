@@ -1,10 +1,14 @@
-"""trafilatura's Markdown repaired: a table without header cells gets its delimiter row, and a code
-fence run into a line of text gets a line of its own."""
+"""trafilatura's Markdown repaired: a table without header cells gets its delimiter row, a code fence
+run into a line of text gets a line of its own, and the page source's indentation goes."""
 
 from __future__ import annotations
 
 from hermes_nb.web import content
-from hermes_nb.web.extraction.markdown_repairs import complete_tables, fences_on_own_lines
+from hermes_nb.web.extraction.markdown_repairs import (
+    complete_tables,
+    fences_on_own_lines,
+    source_indents_dropped,
+)
 
 PROSE = "Electricians charge by the hour, and the rate depends on experience and on the region. " * 8
 
@@ -93,3 +97,48 @@ def test_a_code_block_in_a_definition_reads_as_code_and_the_prose_after_it_as_pr
     page = f"<html><body><main><h1>functools</h1><p>{PROSE}</p>{entry}<p>{PROSE}</p></main></body></html>"
     text = content.convert(page, "text/html", url="https://docs.example.org/3/library/functools.html").content
     assert "\n```\n@cache\ndef factorial(n):\n    return n * factorial(n-1) if n else 1\n```\n" in text
+
+
+def test_the_page_sources_indentation_does_not_make_text_a_code_block() -> None:
+    markdown = "\n".join(
+        [
+            "- ### Chocolate Hazelnut Coffee",
+            "  Regular price $19.99",
+            "            ",
+            "        Sale price",  # eight spaces: an indented code block inside the item
+            "1. ",  # a list item with nothing after its marker keeps its space
+            "  - nested item",
+            "    continuation of the nested item",
+            "",
+            "A paragraph",
+            "      indented by the source",
+            "1. step",
+            "   ```",
+            "    code keeps its indent",
+            "   ```",
+            "Reviews:",
+            "\t\t\t\t- 70% of the reviews are positive",  # an item outside a list, tab-indented
+            "  - nested",
+            "              - far too deep",
+        ]
+    )
+    assert source_indents_dropped(markdown).split("\n") == [
+        "- ### Chocolate Hazelnut Coffee",
+        "  Regular price $19.99",
+        "",
+        "  Sale price",
+        "1. ",
+        "  - nested item",
+        "    continuation of the nested item",
+        "",
+        "A paragraph",
+        "indented by the source",
+        "1. step",
+        "```",
+        "    code keeps its indent",
+        "```",
+        "Reviews:",
+        "- 70% of the reviews are positive",
+        "  - nested",
+        "    - far too deep",
+    ]

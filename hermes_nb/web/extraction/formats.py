@@ -27,6 +27,7 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
+_FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 #: An escaped character held out of the emphasis and link rules (``\*args, \*\*kw`` is no emphasis).
 _HELD = re.compile("\ue010(\\d+)\ue011")
@@ -57,6 +58,7 @@ def markdown_to_text(markdown: str) -> str:
     out: list[str] = []
     para: list[str] = []
     code: list[str] | None = None
+    fence = ""  # the opening fence of the code block: only as long a run of its character closes it
 
     def flush() -> None:
         if para:
@@ -65,7 +67,7 @@ def markdown_to_text(markdown: str) -> str:
 
     for line in markdown.replace("\r\n", "\n").split("\n"):
         if code is not None:
-            if FENCE.match(line):
+            if _closes(line, fence):
                 if any(c.strip() for c in code):
                     out.append("\n".join(code).strip("\n"))
                 code = None
@@ -74,6 +76,8 @@ def markdown_to_text(markdown: str) -> str:
             continue
         if FENCE.match(line):
             flush()
+            opening = _FENCE_RUN.match(line)
+            fence = opening.group(1) if opening else "```"
             code = []
             continue
         stripped = line.strip()
@@ -104,6 +108,12 @@ def markdown_to_text(markdown: str) -> str:
         out.append("\n".join(code).strip("\n"))
     flush()
     return "\n\n".join(block for block in out if block.strip())
+
+
+def _closes(line: str, fence: str) -> bool:
+    """A closing fence for ``fence``: a run of its character at least as long, and nothing else."""
+    stripped = line.strip()
+    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
 
 
 def _inline(text: str) -> str:

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
+_BACKTICKS = re.compile(r"`+")
 _BLOCKS = {
     "p",
     "div",
@@ -100,7 +101,9 @@ def _block(el: Any, out: list[str], depth: int) -> None:
             flush()
             code = child.text_content().strip("\n")
             if code.strip():
-                out.extend(("```", code, "```", ""))
+                # A fence longer than any run of backticks in the code (code that shows a fence).
+                fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(code)), default=0))
+                out.extend((fence, code, fence, ""))
         elif tag == "table":
             flush()
             _table(child, out, depth)
