@@ -121,6 +121,17 @@ def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
     assert fragment_to_markdown(table.body) == "- Sizes S 36 M 38 in stock"
 
 
+def test_a_list_items_code_block_follows_its_line_fenced() -> None:
+    root = parse_html(
+        "<ol><li>Install Flask. To install using pip, run: <div class='code'><pre>pip install flask</pre>"
+        "</div> and go on.</li><li>Second<ul><li>nested <pre>x = 1</pre></li></ul></li></ol>"
+    )
+    assert fragment_to_markdown(root.body) == (
+        "1. Install Flask. To install using pip, run: and go on.\n\n```\npip install flask\n```\n\n"
+        "2. Second\n  - nested\n\n```\nx = 1\n```"
+    )
+
+
 def test_a_data_cells_lines_and_paragraphs_are_spaced_not_run_together() -> None:
     root = parse_html(
         "<table><tr><th>name</th><th>note</th></tr>"

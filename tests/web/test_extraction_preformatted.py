@@ -38,6 +38,13 @@ def test_each_pre_becomes_one_code_of_its_lines() -> None:
     assert _code("<pre>first<br>second<!-- a comment -->third</pre>") == "first\nsecondthird\n"
     # Control characters (a terminal's escape codes in a pasted log) go: lxml refuses them as text.
     assert _code("<pre>\x1b[32mPASSED\x1b[0m tests/test_app.py</pre>") == "[32mPASSED[0m tests/test_app.py\n"
+    # A numbered listing (Hugo's chroma, Pygments): a table of a gutter of line numbers and the code.
+    gutter = (
+        "<div class='chroma'><table class='lntable'><tr><td class='lntd'><pre><span>1\n</span><span>2</span>"
+        "</pre></td><td class='lntd'><pre><span>let a = 1;\n</span><span>let b = 2;</span></pre></td></tr>"
+        "</table></div>"
+    )
+    assert _code(gutter) == "let a = 1;\nlet b = 2;\n"
     # Nothing for an empty one.
     assert rewrite_preformatted(parse_html("<html><body><pre> </pre><p>text</p></body></html>")) == 0
 

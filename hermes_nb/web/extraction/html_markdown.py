@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -99,11 +100,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
             out.append("")
         elif tag == "pre":
             flush()
-            code = child.text_content().strip("\n")
-            if code.strip():
-                # A fence longer than any run of backticks in the code (code that shows a fence).
-                fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(code)), default=0))
-                out.extend((fence, code, fence, ""))
+            out.extend(_fenced(child))
         elif tag == "table":
             flush()
             _table(child, out, depth)
@@ -133,12 +130,29 @@ def _has_block(el: Any) -> bool:
     return any(tag in _BLOCKS or tag in _HEADINGS or tag in _BLOCK_ELSE for tag in tags)
 
 
+def _fenced(pre: Any) -> list[str]:
+    """A ``<pre>`` as a fenced code block and a blank line (nothing when it holds no code)."""
+    code = pre.text_content().strip("\n")
+    if not code.strip():
+        return []
+    # A fence longer than any run of backticks in the code (code that shows a fence).
+    fence = "`" * max(3, 1 + max((len(run) for run in _BACKTICKS.findall(code)), default=0))
+    return [fence, code, fence, ""]
+
+
 def _list(el: Any, out: list[str], depth: int, *, ordered: bool) -> None:
+    """A list, an item a line; an item's code blocks follow its line, fenced at the margin (a list
+    item's line has no room for one)."""
     n = 0
     for item in el:
         if _tag(item) != "li":
             continue
         n += 1
+        pres = _item_code(item)
+        if pres:  # read from a copy of the item without them
+            item = copy.deepcopy(item)
+            for pre in _item_code(item):
+                pre.drop_tree()
         nested = [c for c in item if _tag(c) in ("ul", "ol")]
         inner: list[str] = []
         _block_without(item, inner, depth, nested)
@@ -146,8 +160,27 @@ def _list(el: Any, out: list[str], depth: int, *, ordered: bool) -> None:
         marker = f"{n}." if ordered else "-"
         if body:
             out.append("  " * depth + f"{marker} {body}")
+        if pres:
+            out.append("")
+            for pre in pres:
+                out.extend(_fenced(pre))
         for sub in nested:
             _list(sub, out, depth + 1, ordered=sub.tag.lower() == "ol")
+
+
+def _item_code(item: Any) -> list[Any]:
+    """A list item's outermost ``<pre>`` elements, not those of its nested lists."""
+    return [p for p in item.iter("pre") if not any(_tag(a) in ("ul", "ol", "pre") for a in _up_to(p, item))]
+
+
+def _up_to(el: Any, top: Any) -> list[Any]:
+    """The ancestors of ``el`` below ``top``."""
+    chain = []
+    for ancestor in el.iterancestors():
+        if ancestor is top:
+            break
+        chain.append(ancestor)
+    return chain
 
 
 def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> None:

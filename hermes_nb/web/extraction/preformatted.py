@@ -8,9 +8,12 @@ listings (``<pre><span>…``: the Python documentation) and code blocks that dra
 one-line command as a code span. Before the extractors read the page, each outermost ``<pre>`` is
 rewritten as ``<pre><code>text</code></pre>``, its text as a reader sees it, ending in a line
 break: a line per line element (``<div>``, ``<p>``, ``<li>``, ``<tr>``) or ``<br>``, highlighting
-spans and copy buttons gone. On the tune part of WCXB the readings hold 959 code blocks where they
-held 677 (documentation pages 478 → 741, of 872 ``<pre>`` tags; the Python documentation's pages
-0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and 3 → 63), at the same word F1 (+0.0001).
+spans and copy buttons gone; a listing drawn as a table of a line-number gutter and the code
+(Hugo's and Pygments' numbered listings) is its code alone. On the tune part of WCXB the readings
+held 959 code blocks where they held 677 (documentation pages 478 → 741, of 872 ``<pre>`` tags; the
+Python documentation's pages 0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and 3 → 63), at the same
+word F1 (+0.0001); with the gutters gone, ``bench_extract_markdown.py`` finds all the listings the
+tune readings hold rendered as code.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ import re
 from typing import Any
 
 _LINE_TAGS = {"div", "p", "li", "tr"}
+_LINE_NUMBERS = re.compile(r"[\d\s]+")
 _SKIPPED = {"script", "style", "template", "button"}  # a "Copy" button inside a listing is not code
 #: What lxml will not set as text (a terminal's escape codes in a pasted log): the HTML parser keeps it.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def rewrite_preformatted(root: Any) -> int:
-    """Rewrite each outermost ``<pre>`` below ``root`` as one ``<code>`` of its shown text; how many."""
+    """Rewrite each outermost ``<pre>`` below ``root`` as one ``<code>`` of its shown text, a listing
+    with a line-number gutter as its code alone; how many."""
+    _gutters_dropped(root)
     rewritten = 0
     for pre in list(root.iter("pre")):
         if any(a.tag == "pre" for a in pre.iterancestors()):
@@ -46,6 +52,22 @@ def rewrite_preformatted(root: Any) -> int:
         pre.tail = tail
         rewritten += 1
     return rewritten
+
+
+def _gutters_dropped(root: Any) -> None:
+    """Replace each one-row table of a ``<pre>`` of line numbers and a ``<pre>`` of code (Hugo's and
+    Pygments' numbered listings) with the code's ``<pre>``."""
+    for table in list(root.iter("table")):
+        rows = table.xpath(".//tr")
+        if len(rows) != 1 or table.getparent() is None:
+            continue
+        pres = [cell.find(".//pre") for cell in rows[0] if isinstance(cell.tag, str)]
+        if len(pres) < 2 or any(pre is None for pre in pres):
+            continue
+        code = [pre for pre in pres if not _LINE_NUMBERS.fullmatch(pre.text_content())]
+        if len(code) == 1 and len(code) < len(pres):
+            code[0].tail = table.tail
+            table.getparent().replace(table, code[0])
 
 
 def _shown(el: Any, parts: list[str], *, top: bool = False) -> None:
