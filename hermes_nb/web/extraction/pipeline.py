@@ -22,6 +22,7 @@ from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
+from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .streamed import place_streamed
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
@@ -190,8 +191,10 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
-    # Every <pre> one <code> of its lines, which the extractors keep as a code block (preformatted.py).
+    # Every <pre> one <code> of its lines, which the extractors keep as a code block (preformatted.py),
+    # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
+    unlist_sections(root)
     return changes
 
 
