@@ -67,8 +67,9 @@ def source_indents_dropped(markdown: str) -> str:
         if not line.strip():
             out.append("")
             continue
-        line = line.expandtabs(4)
-        lead = len(line) - len(line.lstrip())
+        text = line.lstrip()
+        line = line[: len(line) - len(text)].expandtabs(4) + text  # tabs in the indent only
+        lead = len(line) - len(text)
         if _ITEM.match(line):
             # The first item of a list at the margin; a nested one at most one level in.
             if item_indent is None:

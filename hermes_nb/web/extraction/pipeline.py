@@ -176,7 +176,8 @@ def html_converter_ready(url: str | None = None) -> None:
 
 
 def _prepared(root: Any, guess: str | None) -> dict[str, int]:
-    """Take out of the tree what is not the page's text, before the extractors read it; what went."""
+    """Take out of the tree what is not the page's text, and reshape what the extractors misread (code,
+    lists of tables), before they read it; what went."""
     changes = {
         # Dialogs (consent centres, fly-in menus, pop-ups), ARIA menus and navigation landmarks; a
         # product page keeps its description sheets.
