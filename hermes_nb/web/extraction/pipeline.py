@@ -10,6 +10,7 @@ from hermes_nb import config
 from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
+from .ad_labels import drop_ad_labels
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .dialogs import drop_dialogs
 from .document import Document
@@ -73,6 +74,7 @@ _CHANGES = (
     "hidden_elements_dropped",
     "repeated_blocks_dropped",
     "identifier_lines_dropped",
+    "ad_labels_dropped",
     "script_notices_dropped",
     "product_extras_dropped",
     "dialogs_dropped",
@@ -121,6 +123,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     choice, changes["identifier_lines_dropped"] = _without(
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
+    choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
     choice, changes["script_notices_dropped"] = _without(
         choice, drop_script_notices, "notices asking for JavaScript dropped"
     )
