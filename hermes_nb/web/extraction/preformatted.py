@@ -57,8 +57,13 @@ def rewrite_preformatted(root: Any) -> int:
 def _gutters_dropped(root: Any) -> None:
     """Replace each one-row table of a ``<pre>`` of line numbers and a ``<pre>`` of code (Hugo's and
     Pygments' numbered listings) with the code's ``<pre>``."""
-    for table in list(root.iter("table")):
-        rows = table.xpath(".//tr")
+    tables: dict[Any, None] = {}  # the tables round a <pre>, in document order, each once
+    for pre in root.iter("pre"):
+        table = next(pre.iterancestors("table"), None)
+        if table is not None:
+            tables.setdefault(table)
+    for table in tables:
+        rows = table.xpath("./tr|./*/tr")
         if len(rows) != 1 or table.getparent() is None:
             continue
         pres = [cell.find(".//pre") for cell in rows[0] if isinstance(cell.tag, str)]

@@ -18,13 +18,17 @@ TABLE_ROWS = 2  # a table of this many rows or more in an item makes its list a 
 
 def unlist_sections(root: Any) -> int:
     """Re-tag as ``<div>`` each list any of whose items holds a data table, and its items; how many."""
-    unlisted = 0
-    for items in list(root.iter("ul", "ol")):
-        own = [item for item in items if item.tag == "li"]
-        if not any(len(table.xpath(".//tr")) >= TABLE_ROWS for item in own for table in item.iter("table")):
+    lists: dict[Any, None] = {}  # in document order, each once
+    for table in root.iter("table"):
+        if len(table.xpath("./tr|./*/tr")) < TABLE_ROWS:
             continue
+        for ancestor in table.iterancestors("li"):
+            parent = ancestor.getparent()
+            if parent is not None and parent.tag in ("ul", "ol"):
+                lists.setdefault(parent)
+    for items in lists:
         items.tag = "div"
-        for item in own:
-            item.tag = "div"
-        unlisted += 1
-    return unlisted
+        for item in items:
+            if item.tag == "li":
+                item.tag = "div"
+    return len(lists)
