@@ -45,6 +45,11 @@ def test_each_pre_becomes_one_code_of_its_lines() -> None:
         "</table></div>"
     )
     assert _code(gutter) == "let a = 1;\nlet b = 2;\n"
+    # A listing a one-row, one-cell table frames (WordPress's WP-Syntax), and one that is not framed.
+    framed = "<div class='wp_syntax'><table><tbody><tr><td class='code'><pre>fetch(url);\nnext();</pre></td>"
+    assert _code(framed + "</tr></tbody></table></div>") == "fetch(url);\nnext();\n"
+    root = parse_html(f"<html><body>{framed}<td>Copy this</td></tr></tbody></table></div></body></html>")
+    assert rewrite_preformatted(root) == 1 and root.find(".//table") is not None  # a cell of text: a table
     # Nothing for an empty one.
     assert rewrite_preformatted(parse_html("<html><body><pre> </pre><p>text</p></body></html>")) == 0
 

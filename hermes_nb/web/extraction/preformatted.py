@@ -8,12 +8,12 @@ listings (``<pre><span>…``: the Python documentation) and code blocks that dra
 one-line command as a code span. Before the extractors read the page, each outermost ``<pre>`` is
 rewritten as ``<pre><code>text</code></pre>``, its text as a reader sees it, ending in a line
 break: a line per line element (``<div>``, ``<p>``, ``<li>``, ``<tr>``) or ``<br>``, highlighting
-spans and copy buttons gone; a listing drawn as a table of a line-number gutter and the code
-(Hugo's and Pygments' numbered listings) is its code alone. On the tune part of WCXB the readings
-held 959 code blocks where they held 677 (documentation pages 478 → 741, of 872 ``<pre>`` tags; the
-Python documentation's pages 0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and 3 → 63), at the same
-word F1 (+0.0001); with the gutters gone, ``bench_extract_markdown.py`` finds all the listings the
-tune readings hold rendered as code.
+spans and copy buttons gone; a listing framed by a one-row table, with or without a line-number
+gutter (Hugo's, Pygments' and WordPress's WP-Syntax listings), is its code alone. On the tune part
+of WCXB the readings held 959 code blocks where they held 677 (documentation pages 478 → 741, of 872
+``<pre>`` tags; the Python documentation's pages 0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and
+3 → 63), at the same word F1 (+0.0001); with the gutters gone, ``bench_extract_markdown.py`` finds
+all the listings the tune readings hold rendered as code.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def rewrite_preformatted(root: Any) -> int:
 
 
 def _gutters_dropped(root: Any) -> None:
-    """Replace each one-row table of a ``<pre>`` of line numbers and a ``<pre>`` of code (Hugo's and
-    Pygments' numbered listings) with the code's ``<pre>``."""
+    """Replace each one-row table that only frames a listing (a ``<pre>`` of code, maybe one of line
+    numbers beside it: Hugo's, Pygments' and WP-Syntax's listings) with the code's ``<pre>``."""
     tables: dict[Any, None] = {}  # the tables round a <pre>, in document order, each once
     for pre in root.iter("pre"):
         table = next(pre.iterancestors("table"), None)
@@ -66,13 +66,20 @@ def _gutters_dropped(root: Any) -> None:
         rows = table.xpath("./tr|./*/tr")
         if len(rows) != 1 or table.getparent() is None:
             continue
-        pres = [cell.find(".//pre") for cell in rows[0] if isinstance(cell.tag, str)]
-        if len(pres) < 2 or any(pre is None for pre in pres):
+        cells = [cell for cell in rows[0] if isinstance(cell.tag, str)]
+        pres = [cell.find(".//pre") for cell in cells]
+        # Each cell only frames its <pre>: a gutter of line numbers, or the code.
+        framed = zip(pres, cells, strict=True)
+        if not pres or any(pre is None or _squashed(pre) != _squashed(cell) for pre, cell in framed):
             continue
         code = [pre for pre in pres if not _LINE_NUMBERS.fullmatch(pre.text_content())]
-        if len(code) == 1 and len(code) < len(pres):
+        if len(code) == 1:
             code[0].tail = table.tail
             table.getparent().replace(table, code[0])
+
+
+def _squashed(el: Any) -> str:
+    return "".join(el.text_content().split())
 
 
 def _shown(el: Any, parts: list[str], *, top: bool = False) -> None:
