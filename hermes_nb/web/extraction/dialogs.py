@@ -28,7 +28,8 @@ from typing import Any
 from .tree import shown_chars
 
 CONTENT_SHARE = 0.5  # a dialog holding this share of the page's text is the page's content, kept
-#: A broad match, filtered in Python (``_dialog``): one walk of the tree, cheaper than a precise XPath.
+#: A broad match, filtered in Python (``_dialog``, ``_navigation``): one walk of the tree, cheaper than a
+#: precise XPath.
 _MARKED = "//dialog|//*[@role or @aria-modal]"
 _DIALOG_ROLES = ("dialog", "alertdialog")
 _NAVIGATION_ROLES = ("menu", "menubar", "navigation")

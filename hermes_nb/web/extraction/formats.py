@@ -19,7 +19,7 @@ FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")  # a list item's indent and marker
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -97,9 +97,9 @@ def markdown_to_text(markdown: str) -> str:
                 out.append(row)
             continue
         body = _QUOTE.sub("", line)
-        if _BULLET.match(body):
+        if LIST_ITEM.match(body):
             flush()
-            item = _BULLET.sub("", body)
+            item = LIST_ITEM.sub("", body)
             heading = _HEADING.match(item)  # a list item that is a heading ("- ### Title")
             out.append(_inline(heading.group(1) if heading else item))
             continue

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from .formats import LIST_ITEM
 from .repeats import FENCE
 
 _ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
@@ -34,7 +35,6 @@ _TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
 _FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s+(?P<text>\S.*)$")
 _QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
 _ANY_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")  # a fence however far a list item indents it
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
 def repaired(markdown: str) -> str:
@@ -70,13 +70,13 @@ def source_indents_dropped(markdown: str) -> str:
         text = line.lstrip()
         line = line[: len(line) - len(text)].expandtabs(4) + text  # tabs in the indent only
         lead = len(line) - len(text)
-        if _ITEM.match(line):
+        if LIST_ITEM.match(line):
             # The first item of a list at the margin; a nested one at most one level in.
             if item_indent is None:
                 line = line.lstrip()
             elif lead >= item_indent + 4:
                 line = " " * item_indent + line.lstrip()
-            item = _ITEM.match(line)
+            item = LIST_ITEM.match(line)
             item_indent = len(item.group(0)) if item else None
             out.append(line)
             continue

@@ -26,9 +26,9 @@ def unlist_sections(root: Any) -> int:
             parent = ancestor.getparent()
             if parent is not None and parent.tag in ("ul", "ol"):
                 lists.setdefault(parent)
-    for items in lists:
-        items.tag = "div"
-        for item in items:
+    for listing in lists:
+        listing.tag = "div"
+        for item in listing:
             if item.tag == "li":
                 item.tag = "div"
     return len(lists)
