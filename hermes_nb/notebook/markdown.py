@@ -6,6 +6,8 @@ import html
 import re
 from urllib.parse import urlsplit
 
+from hermes_nb.code_fences import closes, opening_fence
+
 __all__ = ["markdown_to_html"]
 
 _PRE = "white-space:pre-wrap;background:rgba(127,127,127,.12);padding:6px;border-radius:4px"
@@ -86,11 +88,12 @@ def markdown_to_html(text: str) -> str:
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if stripped.startswith("```"):
+        fence = opening_fence(stripped)  # a list item's fence too, however far it is indented
+        if fence:
             flush()
             code: list[str] = []
             i += 1
-            while i < len(lines) and not lines[i].strip().startswith("```"):
+            while i < len(lines) and not closes(lines[i].strip(), fence):
                 code.append(lines[i])
                 i += 1
             blocks.append(f'<pre style="{_PRE}">{_e(chr(10).join(code))}</pre>')

@@ -9,6 +9,7 @@ from typing import Any, overload
 from urllib.parse import urlsplit
 
 from hermes_nb._services import services
+from hermes_nb.code_fences import CodeFences
 from hermes_nb.extras import require
 from hermes_nb.redaction import mask_known
 
@@ -38,12 +39,9 @@ def first_heading(markdown: str) -> str:
 
     A page's title when its provider gave none (Tavily and other Markdown-only extractors).
     """
-    fenced = False
+    fences = CodeFences()
     for line in (markdown or "").splitlines()[:40]:
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        match = None if fenced else _HEADING.match(line)
+        match = None if fences.read(line) else _HEADING.match(line)
         if match:
             return match.group(1)
     return ""

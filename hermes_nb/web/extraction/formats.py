@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .repeats import FENCE
+from hermes_nb.code_fences import CodeFences
 
 FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
@@ -27,7 +27,6 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
-_FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 #: An escaped character held out of the emphasis and link rules (``\*args, \*\*kw`` is no emphasis).
 _HELD = re.compile("\ue010(\\d+)\ue011")
@@ -57,8 +56,8 @@ def markdown_to_text(markdown: str) -> str:
     """Plain text: one block per paragraph, heading, list item or table row, blank lines between."""
     out: list[str] = []
     para: list[str] = []
-    code: list[str] | None = None
-    fence = ""  # the opening fence of the code block: only as long a run of its character closes it
+    code: list[str] = []  # the lines of the open code block
+    fences = CodeFences()
 
     def flush() -> None:
         if para:
@@ -66,19 +65,15 @@ def markdown_to_text(markdown: str) -> str:
             para.clear()
 
     for line in markdown.replace("\r\n", "\n").split("\n"):
-        if code is not None:
-            if _closes(line, fence):
-                if any(c.strip() for c in code):
-                    out.append("\n".join(code).strip("\n"))
-                code = None
-            else:
+        inside = fences.in_code
+        if fences.read(line):
+            if not inside:  # the opening fence
+                flush()
+                code = []
+            elif fences.in_code:
                 code.append(line)
-            continue
-        if FENCE.match(line):
-            flush()
-            opening = _FENCE_RUN.match(line)
-            fence = opening.group(1) if opening else "```"
-            code = []
+            elif any(c.strip() for c in code):  # the closing fence
+                out.append("\n".join(code).strip("\n"))
             continue
         stripped = line.strip()
         if not stripped or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
@@ -104,16 +99,10 @@ def markdown_to_text(markdown: str) -> str:
             out.append(_inline(heading.group(1) if heading else item))
             continue
         para.append(_inline(body.strip()))
-    if code is not None and any(c.strip() for c in code):
+    if fences.in_code and any(c.strip() for c in code):
         out.append("\n".join(code).strip("\n"))
     flush()
     return "\n\n".join(block for block in out if block.strip())
-
-
-def _closes(line: str, fence: str) -> bool:
-    """A closing fence for ``fence``: a run of its character at least as long, and nothing else."""
-    stripped = line.strip()
-    return len(stripped) >= len(fence) and stripped == fence[0] * len(stripped)
 
 
 def _inline(text: str) -> str:

@@ -10,18 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .repeats import FENCE
+from hermes_nb.code_fences import CodeFences
 
 
 def drop_lines(markdown: str, doomed: Callable[[str], bool]) -> tuple[str, int]:
     """``markdown`` without the lines outside code and tables for which ``doomed`` is true; how many."""
     kept: list[str] = []
-    in_code = False
+    fences = CodeFences()
     dropped = 0
     for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_code = not in_code
-        elif not in_code and not line.lstrip().startswith("|") and doomed(line):
+        if not fences.read(line) and not line.lstrip().startswith("|") and doomed(line):
             dropped += 1
             continue
         kept.append(line)

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 
+from hermes_nb.code_fences import FENCE, CodeFences, closes
+
 from .formats import LIST_ITEM
-from .repeats import FENCE
 
 _ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
 _DELIMITER = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
@@ -34,7 +35,6 @@ _TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
 #: A closing fence, then text after a space ("```tasks" in a code block is code: a fence shown).
 _FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s+(?P<text>\S.*)$")
 _QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
-_ANY_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")  # a fence however far a list item indents it
 
 
 def repaired(markdown: str) -> str:
@@ -53,16 +53,18 @@ def source_indents_dropped(markdown: str) -> str:
     where trafilatura writes the code lines; lines of spaces become blank.
     """
     out: list[str] = []
-    in_code = False
+    fences = CodeFences()
     item_indent: int | None = None  # the content indent of the list item the lines are in
     for line in markdown.split("\n"):
-        if _ANY_FENCE.match(line):  # at the margin: trafilatura writes the code lines there too
-            in_code = not in_code
-            item_indent = None
-            out.append(line.strip())
-            continue
-        if in_code:
-            out.append(line)
+        inside = fences.in_code
+        # A fence however far a list item indents it; it goes to the margin, where trafilatura
+        # writes the code lines too.
+        if fences.read(line.lstrip()):
+            if inside and fences.in_code:
+                out.append(line)  # code
+            else:
+                out.append(line.strip())
+                item_indent = None
             continue
         if not line.strip():
             out.append("")
@@ -94,29 +96,27 @@ def fences_on_own_lines(markdown: str) -> str:
     if "```" not in markdown:
         return markdown
     out: list[str] = []
-    in_code = False
+    fences = CodeFences()
     for line in markdown.split("\n"):
-        if not in_code:
-            end = _TEXT_THEN_FENCE.match(line)
-            if end and not (FENCE.match(line) or _QUOTE_MARKS.fullmatch(end["text"]) or "```" in end["text"]):
-                out.extend((end["text"].rstrip(), "```"))
-                in_code = True
-                continue
-        else:
-            end = _TEXT_THEN_FENCE.match(line)
-            if end and not FENCE.match(line):  # code, then the closing fence
-                out.extend((end["text"].rstrip(), "```"))
-                in_code = False
-                continue
-            after = _FENCE_THEN_TEXT.match(line)
-            if after:  # the closing fence, then text
-                out.extend(("```", after["text"].strip()))
-                in_code = False
-                continue
-        if FENCE.match(line):
-            in_code = not in_code
-        out.append(line)
+        for piece in _own_line_pieces(line, fences):
+            fences.read(piece)
+            out.append(piece)
     return "\n".join(out)
+
+
+def _own_line_pieces(line: str, fences: CodeFences) -> tuple[str, ...]:
+    """``line`` as lines of their own: text and a fence it runs into, or a closing fence and text."""
+    end = _TEXT_THEN_FENCE.match(line)
+    if not fences.in_code:
+        if end and not (FENCE.match(line) or _QUOTE_MARKS.fullmatch(end["text"]) or "```" in end["text"]):
+            return end["text"].rstrip(), "```"
+    elif closes("```", fences.opening):  # three backticks end this block: the ones a line runs into
+        if end and not FENCE.match(line):  # code, then the closing fence
+            return end["text"].rstrip(), "```"
+        after = _FENCE_THEN_TEXT.match(line)
+        if after:  # the closing fence, then text
+            return "```", after["text"].strip()
+    return (line,)
 
 
 def complete_tables(markdown: str) -> str:
@@ -125,13 +125,10 @@ def complete_tables(markdown: str) -> str:
         return markdown
     lines = markdown.split("\n")
     out: list[str] = []
-    in_code = False
+    fences = CodeFences()
     for i, line in enumerate(lines):
         out.append(line)
-        if FENCE.match(line):
-            in_code = not in_code
-            continue
-        if in_code or not _ROW.match(line) or (i and _ROW.match(lines[i - 1])):
+        if fences.read(line) or not _ROW.match(line) or (i and _ROW.match(lines[i - 1])):
             continue  # not the first row of a table
         after = lines[i + 1] if i + 1 < len(lines) else ""
         if _ROW.match(after) and not _DELIMITER.match(after):

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 
+from hermes_nb.code_fences import CodeFences, opening_fence
+
 _WORD = re.compile(r"\w+", re.U)
-FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")  # a Markdown code fence line (``` or ~~~)
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
 #: A run of at least this many different paragraphs, each the same words as one before it, is a copied
 #: section (a responsive layout's second rendering of the article); shorter runs on the tune part of
@@ -29,15 +30,14 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
     kept: list[str] = []
     seen: set[tuple[str, ...]] = set()
     before = " "  # the words kept so far, space-separated and space-padded, for containment tests
-    in_code = False
+    fences = CodeFences()
     dropped = 0
     for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_code = not in_code
+        if fences.read(line):
             kept.append(line)
             continue
         key = tuple(w.lower() for w in _WORD.findall(line))
-        if in_code or not key or line.lstrip().startswith("|"):
+        if not key or line.lstrip().startswith("|"):
             kept.append(line)
             continue
         joined = " ".join(key)
@@ -75,7 +75,7 @@ def drop_copied_sections(markdown: str) -> tuple[str, int]:
         long_blocks.clear()
 
     for i, block in enumerate(blocks):
-        if FENCE.match(block) or block.lstrip().startswith("|"):
+        if opening_fence(block) or block.lstrip().startswith("|"):
             close_run()
             continue
         key = tuple(w.lower() for w in _WORD.findall(block))
@@ -100,11 +100,9 @@ def _paragraphs(markdown: str) -> list[str]:
     """The blocks of ``markdown`` between blank lines, a fenced code block whole even with blank lines."""
     blocks: list[str] = []
     current: list[str] = []
-    in_code = False
+    fences = CodeFences()
     for line in markdown.split("\n"):
-        if FENCE.match(line):
-            in_code = not in_code
-        if not line.strip() and not in_code:
+        if not fences.read(line) and not line.strip():
             if current:
                 blocks.append("\n".join(current))
                 current = []
