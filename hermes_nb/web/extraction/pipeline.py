@@ -19,6 +19,7 @@ from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
+from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import rewrite_preformatted
 from .product_extras import drop_product_extras
@@ -80,6 +81,7 @@ _CHANGES = (
     "dialogs_dropped",
     "misnamed_blocks_kept",
     "streamed_segments_placed",
+    "deep_wrappers_unwrapped",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -98,6 +100,12 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
     changes = {"streamed_segments_placed": place_streamed(root)}
+    changes["deep_wrappers_unwrapped"], cut_off = flatten_deep_nesting(root)
+    if cut_off:
+        meta["parse_warning"] = (
+            f"the page nests elements more than {PARSER_DEPTH:,} levels deep; the parser stopped "
+            "reading there, so the rest of the page is missing"
+        )
     guess = classify(root, url or "", meta)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)

@@ -41,7 +41,8 @@ def parse_html(html: str) -> Any | None:
     if _parser is None:
         # Comments and processing instructions dropped while parsing: every extractor skips them anyway.
         _parser = lxml.html.HTMLParser(
-            collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True
+            collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True,
+            huge_tree=True,  # read past 256 levels of nesting (nesting.py flattens what is deeper)
         )
         # Every element an ``HtmlElement``, chosen in C: lxml.html's own lookup calls Python for each
         # element the extractors touch (millions a batch) only to pick form-field classes none of them use.
