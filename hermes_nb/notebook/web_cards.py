@@ -94,8 +94,9 @@ def _page_text(page: Any) -> str:
     total = getattr(page, "total_chars", 0) or len(page.content or "")
     flag = ", truncated" if getattr(page, "truncated", False) else ""
     label = f"{shorten(page.title, 80)} ({page.url})" if page.title else page.url
-    if _script_rendered(page):
-        return f"  - {label}: {total} chars{flag} [{SCRIPT_RENDERED}]"
+    empty = _why_empty(page)
+    if empty:
+        return f"  - {label}: {total} chars{flag} [{empty}]"
     doubt = _confidence_note(page)
     return f"  - {label}: {total} chars{flag}" + (f" [{doubt}: check the text]" if doubt else "")
 
@@ -104,8 +105,16 @@ def _page_text(page: Any) -> str:
 SCRIPT_RENDERED = "no text in the page's HTML: its scripts render it (web.jina_fallback reads it rendered)"
 
 
-def _script_rendered(page: Any) -> bool:
-    return bool((getattr(page, "metadata", None) or {}).get("rendered_by_scripts"))
+def _why_empty(page: Any) -> str:
+    """Why a page's HTML holds no text of its own (scripts render it; a frameset's frames hold it), or ""."""
+    meta = getattr(page, "metadata", None) or {}
+    if meta.get("rendered_by_scripts"):
+        return SCRIPT_RENDERED
+    frames = meta.get("frames")
+    if frames and isinstance(frames, list):
+        shown = ", ".join(str(f) for f in frames[:3]) + (", …" if len(frames) > 3 else "")
+        return f"a frameset: its text is in its frames; extract those ({shown})"
+    return ""
 
 
 def _confidence_note(page: Any) -> str:
@@ -143,8 +152,9 @@ def _page_html(page: Any, *, open_: bool) -> str:
         footer.append(f"truncated: {len(content):,} of {total:,} characters kept{stored}")
     foot = f'<div style="{MUTED};margin-top:4px">✂️ {"; ".join(footer)}</div>' if footer else ""
     doubt = _confidence_note(page)
-    if _script_rendered(page):
-        foot = f'<div style="margin-top:4px">⚠️ {esc(SCRIPT_RENDERED)}</div>' + foot
+    empty = _why_empty(page)
+    if empty:
+        foot = f'<div style="margin-top:4px">⚠️ {esc(empty)}</div>' + foot
     elif doubt:
         warn = f"{esc(doubt)}: the text may be incomplete or include page clutter"
         foot = f'<div style="margin-top:4px">⚠️ {warn}</div>' + foot

@@ -272,3 +272,8 @@ def test_trafilaturas_reading_keeps_the_space_after_a_bold_word_that_opens_a_blo
     text = cands.trafilatura_candidate(root, None).markdown
     assert "**Fast** setup" in text and "**Tip** The engine" in text and "\ue000" not in text
     assert [el.tail for el in root.iter("b", "strong")] == tails  # the shared tree is left as it was
+
+
+def test_a_nul_in_the_page_is_ignored_as_a_browser_ignores_it() -> None:
+    doc = _html(_page(f"<article><p>Null\x00 byte in a wo\x00rd. {PROSE}</p></article>"))
+    assert "Null byte in a word." in doc.content and "\ufffd" not in doc.content

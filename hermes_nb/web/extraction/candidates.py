@@ -165,7 +165,7 @@ def readability_candidate(root: Any) -> Candidate:
 
     try:
         fragment = lxml_html.fragment_fromstring(summary, create_parent="div")
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, AssertionError):  # lxml asserts one <body> (a frameset has none)
         return Candidate(READABILITY, "")
     text = unicodedata.normalize("NFC", fragment_to_markdown(fragment))
     return Candidate(READABILITY, text, link_density(fragment))

@@ -15,6 +15,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .dialogs import drop_dialogs
 from .document import Document
 from .flattened_headings import page_headings, unflatten_headings
+from .frames import frame_sources
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
@@ -99,6 +100,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         return _stub(html, url, visible="")
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
+    frames = frame_sources(root, url)
+    if frames:  # a frameset: its text is in other documents (frames.py)
+        return _framed(title, _recorded(meta, {}), frames)
     changes = {"streamed_segments_placed": place_streamed(root)}
     changes["deep_wrappers_unwrapped"], cut_off = flatten_deep_nesting(root)
     if cut_off:
@@ -407,6 +411,21 @@ def _unrendered(title: str, meta: dict[str, Any], tried: list[str]) -> Document:
         page_type="other",
         low_confidence=True,
         rendered_by_scripts=True,
+    )
+    return Document(title=title, content="", metadata=meta)
+
+
+def _framed(title: str, meta: dict[str, Any], frames: list[str]) -> Document:
+    """A frameset: no text of its own; read as empty, naming the frames that hold it."""
+    meta.update(
+        extractor="none",
+        extractor_reason=f"the page is a frameset: its text is in its {len(frames)} frame(s) (extract "
+        "the addresses in metadata['frames'])",
+        candidates=[],
+        confidence=0.0,
+        page_type="other",
+        low_confidence=True,
+        frames=frames,
     )
     return Document(title=title, content="", metadata=meta)
 

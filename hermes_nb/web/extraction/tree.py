@@ -37,6 +37,8 @@ def parse_html(html: str) -> Any | None:
 
     if "<?xml" in html[:100]:  # lxml refuses str input with an encoding declaration
         html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
+    if "\x00" in html:  # a browser ignores NUL in a page's text; libxml2 would print U+FFFD for it
+        html = html.replace("\x00", "")
     global _parser
     if _parser is None:
         # Comments and processing instructions dropped while parsing: every extractor skips them anyway.
