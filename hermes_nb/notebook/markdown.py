@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlsplit
 
 from hermes_nb.code_fences import closes, opening_fence
+from hermes_nb.web.extraction.formulas import FORMULA
 
 __all__ = ["markdown_to_html"]
 
@@ -26,7 +27,10 @@ def _link(url: str, label: str) -> str:
     return f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{_e(label)}</a>'
 
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*")
+#: A formula (its TeX kept whole, for the notebook's MathJax), code, bold, a link, italics.
+_INLINE = re.compile(
+    f"({FORMULA.pattern})" + r"|`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*"
+)
 
 
 def _inline(text: str) -> str:
@@ -34,8 +38,10 @@ def _inline(text: str) -> str:
     pos = 0
     for m in _INLINE.finditer(text):
         out.append(_e(text[pos : m.start()]))
-        code, bold, label, url, italic = m.groups()
-        if code is not None:
+        formula, code, bold, label, url, italic = m.groups()
+        if formula is not None:
+            out.append(f'<span class="math">{_e(formula)}</span>')
+        elif code is not None:
             out.append(f"<code>{_e(code)}</code>")
         elif bold is not None:
             out.append(f"<strong>{_e(bold)}</strong>")

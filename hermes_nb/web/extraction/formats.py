@@ -12,8 +12,11 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 from hermes_nb.code_fences import CodeFences
+
+from .formulas import FORMULA
 
 FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
@@ -32,6 +35,7 @@ _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _HELD = re.compile("\ue010(\\d+)\ue011")
 #: The inline HTML trafilatura's Markdown keeps (no Markdown syntax for them).
 _INLINE_TAG = re.compile(r"<(/?)(sup|sub|u)>")
+_HELD_FORMULA = re.compile("\ue002(\\d+)\ue003")
 
 
 def check_format(value: str | None) -> str:
@@ -110,9 +114,10 @@ def _inline(text: str) -> str:
     held: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
-        held.append(match.group(1))
+        held.append(match.group(match.lastindex or 0))  # an escaped character, or a formula whole
         return f"\ue010{len(held) - 1}\ue011"
 
+    text = FORMULA.sub(hold, text)  # TeX as it is: ``a_{ij}`` or ``\\`` are no Markdown
     text = _ESCAPE.sub(hold, text)
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
@@ -131,7 +136,17 @@ def markdown_to_html(markdown: str) -> str:
     kept = [f"<{close}{name}>" for name in ("sup", "sub", "u") for close in ("", "/")]
     for i, tag in enumerate(kept):
         markdown = markdown.replace(tag, f"\ue000{i}\ue001")
+    # Formulas as their TeX, untouched by the Markdown rules, in a span a page's MathJax can typeset.
+    formulas: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        formulas.append(match.group(0))
+        return f"\ue002{len(formulas) - 1}\ue003"
+
+    markdown = FORMULA.sub(hold, markdown)
     html = str(renderer.render(markdown)).strip()
     for i, tag in enumerate(kept):
         html = html.replace(f"\ue000{i}\ue001", tag)
-    return html
+    return _HELD_FORMULA.sub(
+        lambda m: f'<span class="math">{escape(formulas[int(m.group(1))], quote=False)}</span>', html
+    )

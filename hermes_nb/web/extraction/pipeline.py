@@ -15,6 +15,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .dialogs import drop_dialogs
 from .document import Document
 from .flattened_headings import page_headings, unflatten_headings
+from .formulas import hold_formulas, restore_formulas
 from .frames import frame_sources
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
@@ -83,6 +84,7 @@ _CHANGES = (
     "misnamed_blocks_kept",
     "streamed_segments_placed",
     "deep_wrappers_unwrapped",
+    "formulas_read_as_tex",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -110,6 +112,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
             f"the page nests elements more than {PARSER_DEPTH:,} levels deep; the parser stopped "
             "reading there, so the rest of the page is missing"
         )
+    # Each formula a placeholder until the reading is chosen (formulas.py).
+    formulas = hold_formulas(root)
+    changes["formulas_read_as_tex"] = len(formulas)
     guess = classify(root, url or "", meta)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
@@ -145,8 +150,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     ):
         return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
-        return _stub(html, url, visible=visible_text(root), title=title, meta=meta, tried=tried)
-    text = choice.candidate.markdown
+        visible = restore_formulas(visible_text(root), formulas)
+        return _stub(html, url, visible=visible, title=title, meta=meta, tried=tried)
+    text = restore_formulas(choice.candidate.markdown, formulas)
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
         text, _ = unflatten_headings(text, page_headings(root))
     meta.update(
