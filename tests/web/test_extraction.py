@@ -277,3 +277,16 @@ def test_trafilaturas_reading_keeps_the_space_after_a_bold_word_that_opens_a_blo
 def test_a_nul_in_the_page_is_ignored_as_a_browser_ignores_it() -> None:
     doc = _html(_page(f"<article><p>Null\x00 byte in a wo\x00rd. {PROSE}</p></article>"))
     assert "Null byte in a word." in doc.content and "\ufffd" not in doc.content
+
+
+def test_line_breaks_are_kept_and_a_double_break_ends_a_paragraph() -> None:
+    # Old pages and forum posts write paragraphs with <br><br>; the converter used to run them together.
+    fragment = parse_html(
+        "<div><font>Title line<br><br>First paragraph, <b>bold<br>words</b>,<br>second line.<br><br><br>"
+        "Last one.</font><ul><li>item<br>one</li></ul><table><tr><td>a<br>b</td><td>c</td></tr>"
+        "<tr><td>d</td><td>e</td></tr></table></div>"
+    )
+    text = fragment_to_markdown(fragment)
+    assert text.startswith("Title line\n\nFirst paragraph, **bold words**,\nsecond line.\n\nLast one.\n\n")
+    assert "- item one" in text and "| a b | c |" in text  # a list item and a table row stay one line
+    assert "\ue040" not in text

@@ -8,6 +8,8 @@ from typing import Any
 
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
 _BACKTICKS = re.compile(r"`+")
+_BREAK = "\ue040"  # a <br> until its paragraph is written: one is a line break, two or more a new paragraph
+_BREAKS = re.compile(" *(?:\ue040 *)+")
 _BLOCKS = {
     "p",
     "div",
@@ -49,7 +51,7 @@ def fragment_to_markdown(root: Any) -> str:
 
 
 def _inline(el: Any) -> str:
-    """Text of ``el`` and its inline descendants, with bold/italic/code marks and ``<br>`` kept."""
+    """Text of ``el`` and its inline descendants, with bold/italic/code marks and ``<br>`` (as ``_BREAK``)."""
     parts: list[str] = [el.text or ""]
     for child in el:
         parts.append(_marked(child))
@@ -63,13 +65,13 @@ def _marked(child: Any) -> str:
     if not tag or tag in _SKIP:
         return ""
     if tag == "br":
-        return "\n"
+        return _BREAK
     if tag == "code":
         inner = _SPACE.sub(" ", child.text_content()).strip()
         return f"`{inner}`" if inner else ""
     mark = {"strong": "**", "b": "**", "em": "*", "i": "*"}.get(tag)
-    if mark:
-        inner = _SPACE.sub(" ", _inline(child)).strip()
+    if mark:  # on one line: the text format reads emphasis a line at a time
+        inner = _SPACE.sub(" ", _inline(child).replace(_BREAK, " ")).strip()
         return f"{mark}{inner}{mark}" if inner else ""
     return _inline(child)
 
@@ -79,7 +81,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
     pending: list[str] = [el.text or ""]
 
     def flush() -> None:
-        text = _SPACE.sub(" ", "".join(pending)).strip()
+        text = _BREAKS.sub(_line_breaks, _SPACE.sub(" ", "".join(pending))).strip()
         if text:
             out.extend((text, ""))
         pending.clear()
@@ -118,11 +120,17 @@ def _block(el: Any, out: list[str], depth: int) -> None:
             flush()
             _block(child, out, depth)
         elif tag == "br":
-            pending.append("\n")
+            pending.append(_BREAK)
         else:
             pending.append(_marked(child))
         pending.append(child.tail or "")
     flush()
+
+
+def _line_breaks(run: re.Match[str]) -> str:
+    """A run of ``<br>``: a line break, or a paragraph's end where it holds two or more (as a browser
+    shows ``<br><br>``: an empty line)."""
+    return "\n\n" if run.group(0).count(_BREAK) > 1 else "\n"
 
 
 def _has_block(el: Any) -> bool:
@@ -204,7 +212,7 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
         else:
             parts.append(_marked(child))
         parts.append(child.tail or "")
-    inner.append(_SPACE.sub(" ", "".join(parts)).strip())
+    inner.append(_SPACE.sub(" ", "".join(parts).replace(_BREAK, " ")).strip())
 
 
 def _table(el: Any, out: list[str], depth: int) -> None:
