@@ -290,3 +290,21 @@ def test_line_breaks_are_kept_and_a_double_break_ends_a_paragraph() -> None:
     assert text.startswith("Title line\n\nFirst paragraph, **bold words**,\nsecond line.\n\nLast one.\n\n")
     assert "- item one" in text and "| a b | c |" in text  # a list item and a table row stay one line
     assert "\ue040" not in text
+
+
+def test_spanning_cells_keep_the_columns_of_a_table_in_line() -> None:
+    table = (
+        "<table><tr><th rowspan=2>Model</th><th colspan=2>Speed</th></tr><tr><th>CPU</th><th>GPU</th></tr>"
+        "<tr><td rowspan=2>B</td><td>2.0</td><td>4.5</td></tr><tr><td>2.1</td><td>4.6</td></tr>"
+        "<tr><td colspan=9999>Note</td></tr><tr><td colspan=x>bad</td><td>span</td><td>ok</td></tr></table>"
+    )
+    rows = fragment_to_markdown(parse_html(f"<div>{table}</div>")).split("\n")
+    assert rows == [
+        "| Model | Speed |  |",
+        "|---|---|---|",
+        "|  | CPU | GPU |",  # under Model's rowspan
+        "| B | 2.0 | 4.5 |",
+        "|  | 2.1 | 4.6 |",
+        "| Note |  |  |",  # a span wider than the table adds no empty columns
+        "| bad | span | ok |",
+    ]

@@ -38,6 +38,7 @@ _BLOCK_ELSE = {"ul", "ol", "pre", "table", "blockquote"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: A table cell longer than this is a page column, not a datum: its table is a layout table.
 LAYOUT_CELL_WORDS = 150
+MAX_SPAN = 50  # columns one cell may take (a colspan of 1,000 would be a row of empty cells)
 _SKIP = {"script", "style", "noscript", "template", "button", "svg", "iframe", "head", "select", "input"}
 
 
@@ -227,8 +228,7 @@ def _table(el: Any, out: list[str], depth: int) -> None:
             for cell in row:
                 _block(cell, out, depth)
         return
-    texts = [[_cell_text(c) for c in row] for row in rows]
-    texts = [row for row in texts if any(row)]
+    texts = [row for row in _grid(rows) if any(row)]
     if not texts:
         return
     width = max(len(row) for row in texts)
@@ -237,6 +237,45 @@ def _table(el: Any, out: list[str], depth: int) -> None:
         if i == 0:
             out.append("|" + "|".join(["---"] * width) + "|")
     out.append("")
+
+
+def _grid(rows: list[list[Any]]) -> list[list[str]]:
+    """The rows' cell texts with each spanning cell's columns and rows taken up, empty, as a browser
+    lines them up: a cell under a ``rowspan`` or beside a ``colspan`` stays in its own column."""
+    grid: list[list[str]] = []
+    above: dict[int, int] = {}  # column -> how many more rows a cell from a row above covers it
+    for row in rows:
+        out: list[str] = []
+        for cell in row:
+            _take_covered(out, above)
+            across = _span(cell.get("colspan"), MAX_SPAN)
+            down = _span(cell.get("rowspan"), len(rows))
+            for k in range(across):
+                if down > 1:
+                    above[len(out)] = down - 1
+                out.append(_cell_text(cell) if k == 0 else "")
+        _take_covered(out, above)
+        for col in [c for c, left in above.items() if left > 0 and c >= len(out)]:
+            above[col] -= 1  # a column past this row's last cell, still covered from above
+        grid.append(out)
+    # Columns only spans reach, empty in every row (a colspan wider than the table), go.
+    width = max((i + 1 for row in grid for i, text in enumerate(row) if text), default=0)
+    return [row[:width] for row in grid]
+
+
+def _take_covered(out: list[str], above: dict[int, int]) -> None:
+    """Empty cells in ``out`` for the columns, from the next one on, that cells from above cover."""
+    while above.get(len(out), 0) > 0:
+        above[len(out)] -= 1
+        out.append("")
+
+
+def _span(value: str | None, most: int) -> int:
+    """A ``colspan``/``rowspan`` as a count from 1 to ``most`` (missing, bad or 0: 1)."""
+    try:
+        return max(1, min(int(str(value).strip()), most))
+    except ValueError:
+        return 1
 
 
 def _tag(el: Any) -> str:
