@@ -17,6 +17,7 @@ from .document import Document
 from .flattened_headings import page_headings, unflatten_headings
 from .formulas import hold_formulas, restore_formulas
 from .frames import frame_sources
+from .heading_controls import drop_heading_controls
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .metadata import page_metadata
@@ -85,6 +86,7 @@ _CHANGES = (
     "streamed_segments_placed",
     "deep_wrappers_unwrapped",
     "formulas_read_as_tex",
+    "heading_controls_dropped",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -210,6 +212,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "product_extras_dropped": drop_product_extras(root) if guess == "product" else 0,
         # Not taken out but unmasked: prose whose class trafilatura reads as boilerplate (misnamed.py).
         "misnamed_blocks_kept": unmask_misnamed(root),
+        # Permalink signs and edit links inside headings ("Installation¶", "History[edit]").
+        "heading_controls_dropped": drop_heading_controls(root),
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
