@@ -37,7 +37,7 @@ def test_a_page_table_without_th_cells_reads_as_a_table_in_markdown_and_html() -
     page = f"<html><body><article><h1>Rates</h1><p>{PROSE}</p>{table}<p>{PROSE}</p></article></body></html>"
     url = "https://blog.example.org/2025/electrician-rates"
     markdown = content.convert(page, "text/html", url=url).content
-    assert "Hourly rate** | \n|---|---|\n| Apprentice" in markdown
+    assert "Hourly rate** |\n|---|---|\n| Apprentice" in markdown
     html = content.convert(page, "text/html", url=url, format="html").content
     assert "<table>" in html and "<td>Apprentice</td>" in html
 
@@ -142,3 +142,15 @@ def test_the_page_sources_indentation_does_not_make_text_a_code_block() -> None:
         "  - nested",
         "    - far too deep",
     ]
+
+
+def test_a_reading_is_tidied_outside_its_code() -> None:
+    from hermes_nb.web.extraction.markdown_repairs import tidied
+
+    markdown = (
+        "Steps:\n\n1. \nOpen a prompt.  \n\n\n\n2.\nCreate a dir.\n-\n## Next"
+        "\n\n```\n- \n\n\n   x  \n```\ntext   "
+    )
+    assert tidied(markdown) == (
+        "Steps:\n\n1. Open a prompt.\n\n2. Create a dir.\n## Next\n\n```\n- \n\n\n   x  \n```\ntext"
+    )

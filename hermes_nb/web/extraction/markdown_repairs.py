@@ -35,12 +35,44 @@ _TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
 #: A closing fence, then text after a space ("```tasks" in a code block is code: a fence shown).
 _FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s+(?P<text>\S.*)$")
 _QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
+_EMPTY_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])")  # a list item with nothing in it
+#: A line that starts a block of its own: a heading, list item, quote, table row or fence.
+_BLOCK_START = re.compile(r"\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\||```|~~~)")
 
 
 def repaired(markdown: str) -> str:
     """``markdown`` with its code fences on lines of their own, no text indented into a code block,
     and its tables whole."""
     return complete_tables(source_indents_dropped(fences_on_own_lines(markdown)))
+
+
+def tidied(markdown: str) -> str:
+    """``markdown`` without trailing spaces, empty list items or runs of blank lines (code untouched).
+
+    The extractors leave them where a page's source had spaces before a line break, a list item's
+    text in a block of its own (trafilatura writes "1." and the step's text on the next line: the
+    marker is put back in front of it), an icon as an item's only content, or empty elements between
+    blocks. A renderer shows none of them, except two trailing spaces: a line break nobody meant.
+    """
+    out: list[str] = []
+    fences = CodeFences()
+    lines = markdown.split("\n")
+    marker = ""  # an empty list item's marker, waiting for the text of the line after it
+    for line in lines:
+        if fences.read(line):
+            marker = ""
+            out.append(line)
+            continue
+        line = line.rstrip()
+        if _EMPTY_ITEM.fullmatch(line):
+            marker = line
+            continue
+        if marker and line and not _BLOCK_START.match(line):
+            line = f"{marker} {line.lstrip()}"
+        marker = ""
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip()
 
 
 def source_indents_dropped(markdown: str) -> str:

@@ -20,6 +20,7 @@ from .frames import frame_sources
 from .heading_controls import drop_heading_controls
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
+from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
@@ -154,7 +155,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     if not choice.candidate.markdown:
         visible = restore_formulas(visible_text(root), formulas)
         return _stub(html, url, visible=visible, title=title, meta=meta, tried=tried)
-    text = restore_formulas(choice.candidate.markdown, formulas)
+    text = tidied(restore_formulas(choice.candidate.markdown, formulas))
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
         text, _ = unflatten_headings(text, page_headings(root))
     meta.update(
