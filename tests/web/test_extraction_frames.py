@@ -38,3 +38,9 @@ def test_the_card_says_where_a_framesets_text_is() -> None:
                            error=None, truncated=False, total_chars=0, metadata=doc.metadata)
     for card in (web_cards._page_text(page), web_cards._page_html(page, open_=True)):
         assert "frameset" in card and "allclasses.html" in card and "confidence" not in card
+
+
+def test_frames_resolve_against_the_pages_base() -> None:
+    page = FRAMESET.replace("<head>", "<head><base href='https://cdn.example.net/docs/'>")
+    doc = convert(page, "text/html", url="https://docs.example.org/v1/index.html")
+    assert doc.metadata["frames"][0] == "https://cdn.example.net/docs/overview-frame.html"

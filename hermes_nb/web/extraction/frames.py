@@ -15,8 +15,12 @@ _FRAMES = "//frameset//frame[@src]/@src"
 
 
 def frame_sources(root: Any, url: str | None) -> list[str]:
-    """The frames' addresses (absolute against ``url``) of a frameset page with no body; else []."""
+    """The frames' addresses (absolute against ``url`` and the page's ``<base>``) of a frameset page
+    with no body; else []."""
     if root.find("body") is not None:
         return []
+    base = url or ""
+    for href in root.xpath("//base/@href")[:1]:  # the page's own base, as a browser resolves against
+        base = urljoin(base, str(href).strip())
     sources = (str(src).strip() for src in root.xpath(_FRAMES))
-    return list(dict.fromkeys(urljoin(url or "", src) for src in sources if src))
+    return list(dict.fromkeys(urljoin(base, src) for src in sources if src))
