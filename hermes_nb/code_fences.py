@@ -66,8 +66,3 @@ def closes(line: str, opening: str) -> bool:
     stripped = line.strip()
     return len(stripped) >= len(opening) and stripped == opening[0] * len(stripped)
 
-
-def code_flags(lines: list[str]) -> list[bool]:
-    """For each of ``lines``, whether it is fenced code (its fences included)."""
-    fences = CodeFences()
-    return [fences.read(line) for line in lines]

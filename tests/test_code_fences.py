@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from hermes_nb.code_fences import CodeFences, closes, code_flags, opening_fence
+from hermes_nb.code_fences import CodeFences, closes, opening_fence
 from hermes_nb.notebook.markdown import markdown_to_html as card_html
 from hermes_nb.web.extraction.formats import markdown_to_text
 from hermes_nb.web.extraction.lines import drop_lines
@@ -53,7 +53,8 @@ def test_the_fences_agree_with_a_commonmark_renderer() -> None:
         "```\nnever closed\n\n# still code",
     ]
     for sample in samples:
-        assert code_flags(sample.split("\n")) == _commonmark_code_lines(sample), sample
+        fences = CodeFences()
+        assert [fences.read(line) for line in sample.split("\n")] == _commonmark_code_lines(sample), sample
 
 
 def test_the_tracker_keeps_the_opening_run() -> None:

@@ -73,7 +73,11 @@ def restore_formulas(markdown: str, formulas: list[str]) -> str:
     """``markdown`` with each placeholder replaced by its formula's TeX."""
     if not formulas or "\u27e6formula" not in markdown:
         return markdown
-    return PLACEHOLDER.sub(lambda m: formulas[int(m.group(1))], markdown)
+    def tex(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return formulas[index] if index < len(formulas) else match.group(0)  # the page's own text
+
+    return PLACEHOLDER.sub(tex, markdown)
 
 
 def _replace_with_text(el: Any, text: str) -> None:

@@ -16,6 +16,10 @@ what the page meant.
   page's source; four of them past a list item's content make an indented code block, and a card's
   "Sale price" rendered as code. On the tune part of WCXB the trafilatura readings of 98 pages had
   such lines (1,892). Lines of text lose it (list items keep theirs: it nests them).
+
+``tidied`` is the last touch on every reading, whichever extractor made it: trailing spaces, runs of
+blank lines and empty list items go, and a list item's text written on the line after its marker
+comes back to it.
 """
 
 

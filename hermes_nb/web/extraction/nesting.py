@@ -7,8 +7,8 @@ page, not only the deep part — was lost without a word; past a few hundred lev
 own recursive walks fail. A browser's parser has a limit too, and there it flattens: an element
 deeper than it goes in beside its parent, and the page reads on.
 
-The tree is parsed with libxml2's limit raised (to 2,048 levels), and below ``MAX_DEPTH`` levels
-the wrappers go: an element keeps its text and children in place, a block is kept apart from its
+The tree is parsed with libxml2's limit raised (to 2,048 levels), and past ``MAX_DEPTH`` levels the
+wrappers go: an element keeps its text and children in place, a block is kept apart from its
 neighbours by line breaks, and paragraphs, headings and code blocks stay as they are. A page nested
 deeper than libxml2 reads even so is cut off there, and says so.
 """
