@@ -32,8 +32,12 @@ def _code(fragment: str) -> str:
 
 
 def test_each_pre_becomes_one_code_of_its_lines() -> None:
-    assert _code(SPHINX) == "def partial(func, /, *args, **keywords):\n    return func(*args, **keywords)\n"
-    assert _code(LINES) == "curl https://api.example.com\n  -u key:\n"
+    # The language the page names rides at the top until it goes on the fence (restore_code_languages).
+    assert _code(SPHINX) == (
+        "\u27e6code python3\u27e7\n"
+        "def partial(func, /, *args, **keywords):\n    return func(*args, **keywords)\n"
+    )
+    assert _code(LINES) == "\u27e6code sh\u27e7\ncurl https://api.example.com\n  -u key:\n"
     assert _code("<pre>$ celery --help</pre>") == "$ celery --help\n"  # a block, not a code span
     assert _code("<pre>first<br>second<!-- a comment -->third</pre>") == "first\nsecondthird\n"
     # Control characters (a terminal's escape codes in a pasted log) go: lxml refuses them as text.
@@ -63,8 +67,33 @@ def test_a_documentation_page_keeps_its_listings_as_code_blocks_in_every_format(
     url = "https://docs.example.org/3/library/functools.html"
     markdown = content.convert(page, "text/html", url=url).content
     listing = "def partial(func, /, *args, **keywords):\n    return func(*args, **keywords)"
-    assert f"```\n{listing}\n```" in markdown
-    assert "```\ncurl https://api.example.com\n  -u key:\n```" in markdown
+    assert f"```python3\n{listing}\n```" in markdown
+    assert "```sh\ncurl https://api.example.com\n  -u key:\n```" in markdown
     assert "Copy" not in markdown and "\\*" not in markdown
     text = content.convert(page, "text/html", url=url, format="text").content
     assert listing in text
+
+
+def test_a_listings_language_goes_on_its_fence() -> None:
+    from hermes_nb.web.extraction.preformatted import restore_code_languages
+
+    listings = (
+        "<pre><code class='language-python'>def f(x):\n    return x * 2\n</code></pre>"
+        "<div class='highlight-bash notranslate'><div class='highlight'><pre><span></span>"
+        "pip install x\n</pre></div></div>"
+        "<div class='highlight highlight-source-shell'><pre>ls -l\n</pre></div>"
+        "<pre class='brush: js;'>let a = 1;\n</pre>"
+        "<div class='sourceCode'><pre class='sourceCode r'>x &lt;- 1\n"
+        "</pre></div><pre data-lang='SQL'>select 1;\n</pre>"
+        "<div class='highlight-default notranslate'><div class='highlight'><pre>x = 1\n</pre></div></div>"
+        "<pre lang='en'>An English text, not code in a language.\n</pre>"
+    )
+    page = f"<html><body><article><h1>Guide</h1><p>{PROSE * 3}</p>{listings}<p>{PROSE}</p></article></body>"
+    text = content.convert(page, "text/html", url="https://docs.example.org/guide").content
+    fences = ("```python\ndef f", "```bash\npip install", "```shell\nls -l", "```js\nlet a", "```r\nx <-")
+    fences += ("```sql\nselect 1;", "```\nx = 1", "```\nAn English text")  # no language: default, lang
+    for fence in fences:
+        assert fence in text, fence
+    assert "\u27e6" not in text
+    # A marker whose listing a reading wrote as a paragraph leaves no trace.
+    assert restore_code_languages("Run \u27e6code sh\u27e7\nls -l now.") == "Run ls -l now."

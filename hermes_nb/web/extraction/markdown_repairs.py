@@ -63,9 +63,12 @@ def tidied(markdown: str) -> str:
     lines = markdown.split("\n")
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
     for line in lines:
+        inside = fences.in_code
         if fences.read(line):
             marker = ""
             out.append(line)
+            if inside and not fences.in_code:  # a closing fence: a blank line before what follows
+                out.append("")
             continue
         line = line.rstrip()
         if _EMPTY_ITEM.fullmatch(line):

@@ -25,7 +25,7 @@ from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .page_type import card_group, classify, page_type, post_elements
-from .preformatted import rewrite_preformatted
+from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .sectioned_lists import unlist_sections
@@ -153,9 +153,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     ):
         return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
-        visible = restore_formulas(visible_text(root), formulas)
+        visible = restore_code_languages(restore_formulas(visible_text(root), formulas))
         return _stub(html, url, visible=visible, title=title, meta=meta, tried=tried)
-    text = tidied(restore_formulas(choice.candidate.markdown, formulas))
+    text = tidied(restore_code_languages(restore_formulas(choice.candidate.markdown, formulas)))
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
         text, _ = unflatten_headings(text, page_headings(root))
     meta.update(

@@ -14,6 +14,12 @@ of WCXB the readings held 959 code blocks where they held 677 (documentation pag
 ``<pre>`` tags; the Python documentation's pages 0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and
 3 → 63), at the same word F1 (+0.0001); with the gutters gone, ``bench_extract_markdown.py`` finds
 all the listings the tune readings hold rendered as code.
+
+A listing's language, where the page names it (``language-python``, ``lang-js``, Sphinx's
+``highlight-bash``, GitHub's ``highlight-source-shell``, pandoc's ``sourceCode r``, ``brush: js``,
+``data-lang``), rides through the extractors as a marker line at the top of its code and
+``restore_code_languages`` puts it on the opening fence (```` ```python ````), where a notebook
+highlights the code by it.
 """
 
 from __future__ import annotations
@@ -26,6 +32,24 @@ _LINE_NUMBERS = re.compile(r"[\d\s]+")
 _SKIPPED = {"script", "style", "template", "button"}  # a "Copy" button inside a listing is not code
 #: What lxml will not set as text (a terminal's escape codes in a pasted log): the HTML parser keeps it.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: A language a class names: ``language-x``, ``lang-x``, ``highlight-x``, ``highlight-source-x``,
+#: ``brush: x``.
+_LANGUAGE_CLASS = re.compile(
+    r"(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-([a-z0-9][\w+#.-]{0,20})"
+    r"|brush:\s*([a-z0-9][\w+#.]{0,20}))",
+    re.I,
+)
+_LANGUAGE_NAME = re.compile(r"[a-z0-9][\w+#.-]{0,20}")
+#: Class and attribute values that name no language.
+_NO_LANGUAGE = {
+    "default", "none", "text", "plain", "plaintext", "nohighlight", "notranslate", "source", "txt"
+}
+#: The marker line a listing's language rides in until ``restore_code_languages`` moves it to the fence.
+_MARKER = "\u27e6code {}\u27e7"
+_MARKER_LINE = re.compile(
+    "^(?P<fence>[ ]{0,3}(?:`{3,}|~{3,}))[ \t]*\n\u27e6code (?P<lang>[^\u27e7\\s]+)\u27e7\n", re.M
+)
+_STRAY_MARKER = re.compile("\u27e6code [^\u27e7\\s]+\u27e7\n?")
 
 
 def rewrite_preformatted(root: Any) -> int:
@@ -42,6 +66,9 @@ def rewrite_preformatted(root: Any) -> int:
         if not text.strip():
             continue
         text += "\n"  # a code block, not a code span: trafilatura tells them apart by a line break
+        language = _language(pre)
+        if language:
+            text = _MARKER.format(language) + "\n" + text
         tail = pre.tail
         for child in list(pre):
             pre.remove(child)
@@ -52,6 +79,40 @@ def rewrite_preformatted(root: Any) -> int:
         pre.tail = tail
         rewritten += 1
     return rewritten
+
+
+def restore_code_languages(markdown: str) -> str:
+    """``markdown`` with each listing's language on its opening fence, and no marker left elsewhere
+    (a reading that wrote the code as a paragraph)."""
+    if "\u27e6code " not in markdown:
+        return markdown
+    markdown = _MARKER_LINE.sub(lambda m: f"{m['fence']}{m['lang']}\n", markdown)
+    return _STRAY_MARKER.sub("", markdown)
+
+
+def _language(pre: Any) -> str:
+    """The language the page names for a listing: on the ``<pre>``, its ``<code>`` or the two
+    elements round it (Sphinx's and GitHub's wrappers), as a class or a ``data-lang``. (``lang`` is
+    the language of a text, not of code.)"""
+    code = pre.find("code")
+    near = [pre, *(code,) * (code is not None), *list(pre.iterancestors())[:2]]
+    for el in near:
+        for attribute in ("data-lang", "data-language"):
+            value = (el.get(attribute) or "").strip().lower()
+            if value not in _NO_LANGUAGE and _LANGUAGE_NAME.fullmatch(value):
+                return value
+        classes = el.get("class") or ""
+        for match in _LANGUAGE_CLASS.finditer(classes):
+            value = (match.group(1) or match.group(2)).lower()
+            if value not in _NO_LANGUAGE:
+                return value
+        names = classes.split()
+        if "sourceCode" in names:  # pandoc: class="sourceCode python"
+            others = [name.lower() for name in names if name != "sourceCode"]
+            others = [name for name in others if name not in _NO_LANGUAGE and _LANGUAGE_NAME.fullmatch(name)]
+            if others:
+                return others[0]
+    return ""
 
 
 def _gutters_dropped(root: Any) -> None:
