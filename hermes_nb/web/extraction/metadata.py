@@ -13,6 +13,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urljoin
 
+from .product_facts import product_facts
 from .tree import squash
 
 # Preference order per field; the first non-empty wins (keys are lower-cased meta name/property).
@@ -112,6 +113,9 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     if ld.get("@types"):
         out["json_ld_types"] = ld["@types"]
     product = ld.get("@product") or {}
+    facts = product_facts(product) if product else {}
+    if facts:
+        out["product"] = facts
     if _text(product.get("description")):
         out["json_ld_product"] = {
             "name": _text(product.get("name")),
