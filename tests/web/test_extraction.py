@@ -7,6 +7,7 @@ import pytest
 from hermes_nb import config
 from hermes_nb.web import content
 from hermes_nb.web.extraction import candidates as cands
+from hermes_nb.web.extraction.captions import captions_before_tables
 from hermes_nb.web.extraction.choose import choose, prose_share
 from hermes_nb.web.extraction.html_markdown import fragment_to_markdown
 from hermes_nb.web.extraction.page_type import PAGE_TYPES
@@ -308,3 +309,16 @@ def test_spanning_cells_keep_the_columns_of_a_table_in_line() -> None:
         "| Note |  |  |",  # a span wider than the table adds no empty columns
         "| bad | span | ok |",
     ]
+
+
+def test_a_tables_caption_is_the_paragraph_above_it_not_its_header() -> None:
+    table = (
+        "<table><caption>Table 1: <b>Speed</b> by model</caption><thead><tr><th>Model</th><th>Speed</th></tr>"
+        "</thead><tbody><tr><td>A</td><td>1</td></tr><tr><td>B</td><td>2</td></tr></tbody></table>"
+    )
+    expected = "Table 1: **Speed** by model\n\n| Model | Speed |\n|---|---|\n| A | 1 |\n| B | 2 |"
+    doc = _html(_page(f"<article><h1>Engine</h1><p>{PROSE * 3}</p>{table}<p>{PROSE * 2}</p></article>"))
+    assert expected in doc.content  # trafilatura's reading: the caption was the header row
+    root = parse_html(_page(f"<div>{table}</div>"))
+    captions_before_tables(root)
+    assert expected in fragment_to_markdown(root.body)  # our converter's: the caption was dropped

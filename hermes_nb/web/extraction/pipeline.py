@@ -11,6 +11,7 @@ from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
 from .ad_labels import drop_ad_labels
+from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .dialogs import drop_dialogs
 from .document import Document
@@ -222,6 +223,7 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
     unlist_sections(root)
+    captions_before_tables(root)  # a caption as the paragraph above its table (captions.py)
     return changes
 
 
