@@ -11,6 +11,7 @@ from hermes_nb.web.extraction.captions import captions_before_tables
 from hermes_nb.web.extraction.choose import choose, prose_share
 from hermes_nb.web.extraction.html_markdown import fragment_to_markdown
 from hermes_nb.web.extraction.page_type import PAGE_TYPES
+from hermes_nb.web.extraction.source_wrapping import unwrap_source_lines
 from hermes_nb.web.extraction.tree import drop_hidden, parse_html, visible_text
 
 PROSE = (
@@ -322,3 +323,17 @@ def test_a_tables_caption_is_the_paragraph_above_it_not_its_header() -> None:
     root = parse_html(_page(f"<div>{table}</div>"))
     captions_before_tables(root)
     assert expected in fragment_to_markdown(root.body)  # our converter's: the caption was dropped
+
+
+def test_the_sources_line_breaks_are_spaces_but_a_br_and_code_keep_theirs() -> None:
+    body = (
+        f"<article><h1>Engine</h1><p>{PROSE * 3}</p><p>This paragraph was\n      hard wrapped in the\n"
+        f"      source and a <b>bold\n   word</b> too.<br>After a real break.</p><p>{PROSE * 2}</p></article>"
+    )
+    text = _html(_page(body), format="text").content
+    assert "This paragraph was hard wrapped in the source and a bold word too.\n\nAfter a real break." in text
+    shown = "<p style='white-space: pre-line'>a poem\nin lines</p>"  # a style that shows newlines
+    root = parse_html(_page(f"<p>wrapped\n  text</p><pre>code\n  kept</pre>{shown}"))
+    assert unwrap_source_lines(root) == 1
+    texts = [el.text_content() for el in root.iter("p", "pre")]
+    assert texts == ["wrapped text", "code\n  kept", "a poem\nin lines"]

@@ -31,6 +31,7 @@ from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
+from .source_wrapping import unwrap_source_lines
 from .streamed import place_streamed
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
@@ -224,6 +225,7 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     rewrite_preformatted(root)
     unlist_sections(root)
     captions_before_tables(root)  # a caption as the paragraph above its table (captions.py)
+    unwrap_source_lines(root)  # the source's line breaks, spaces to a reader (source_wrapping.py)
     return changes
 
 
