@@ -152,5 +152,5 @@ def test_a_reading_is_tidied_outside_its_code() -> None:
         "\n\n```\n- \n\n\n   x  \n```\ntext   "
     )
     assert tidied(markdown) == (
-        "Steps:\n\n1. Open a prompt.\n\n2. Create a dir.\n## Next\n\n```\n- \n\n\n   x  \n```\n\ntext"
+        "Steps:\n\n1. Open a prompt.\n2. Create a dir.\n## Next\n\n```\n- \n\n\n   x  \n```\n\ntext"
     )

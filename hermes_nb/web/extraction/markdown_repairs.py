@@ -39,6 +39,7 @@ _TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
 #: A closing fence, then text after a space ("```tasks" in a code block is code: a fence shown).
 _FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s+(?P<text>\S.*)$")
 _QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
+_ITEM_KIND = re.compile(r"(\s*)([-*+]|\d+[.)])\s")  # a list item's indent and marker
 _EMPTY_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])")  # a list item with nothing in it
 #: A line that starts a block of its own: a heading, list item, quote, table row or fence.
 _BLOCK_START = re.compile(r"\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\||```|~~~)")
@@ -57,11 +58,14 @@ def tidied(markdown: str) -> str:
     text in a block of its own (trafilatura writes "1." and the step's text on the next line: the
     marker is put back in front of it), an icon as an item's only content, or empty elements between
     blocks. A renderer shows none of them, except two trailing spaces: a line break nobody meant.
+    One-line items of a list that trafilatura set a blank line apart (a loose list, each item a
+    paragraph to a renderer) come together as a tight list.
     """
     out: list[str] = []
     fences = CodeFences()
     lines = markdown.split("\n")
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
+    last_item = (-1, "")  # where in ``out`` the last list item is, and its indent and kind of marker
     for line in lines:
         inside = fences.in_code
         if fences.read(line):
@@ -77,6 +81,12 @@ def tidied(markdown: str) -> str:
         if marker and line and not _BLOCK_START.match(line):
             line = f"{marker} {line.lstrip()}"
         marker = ""
+        item = _ITEM_KIND.match(line)
+        if item:
+            kind = item.group(1) + ("1" if item.group(2)[0].isdigit() else "-")
+            if out and not out[-1] and last_item == (len(out) - 2, kind):
+                out.pop()  # one-line items of one list, a blank line apart: a tight list
+            last_item = (len(out), kind)
         if line or (out and out[-1]):
             out.append(line)
     return "\n".join(out).strip()
