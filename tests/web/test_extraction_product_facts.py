@@ -42,5 +42,6 @@ def test_an_aggregate_offer_gives_its_range_and_a_page_without_a_product_has_non
                                                          "highPrice": 79.98, "priceCurrency": "GBP"}})
     assert facts == {"name": "Seeds", "price_low": 2.98, "price_high": 79.98, "currency": "GBP"}
     assert product_facts({"name": "x", "offers": {"price": "call us"}}) == {"name": "x"}
+    assert product_facts({"offers": {"price": "NaN"}, "aggregateRating": {"ratingValue": float("inf")}}) == {}
     article = _page({"@type": "Article", "headline": "Mugs"})
     assert "product" not in convert(article, "text/html", url="https://example.org/a").metadata

@@ -9,6 +9,7 @@ that a batch of product pages becomes a table without parsing any text.
 
 from __future__ import annotations
 
+import math
 from html import unescape
 from typing import Any
 
@@ -92,7 +93,7 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return float(value) if math.isfinite(value) else None
     if isinstance(value, str):
         text = value.strip().replace("\u00a0", "").replace(" ", "")
         if text.count(",") and text.count("."):  # the later one is the decimal point
@@ -103,7 +104,8 @@ def _number(value: Any) -> float | None:
         else:
             text = text.replace(",", "")
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             return None
+        return number if math.isfinite(number) else None  # "NaN" or "inf" states no price
     return None
