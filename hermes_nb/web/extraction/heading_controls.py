@@ -16,27 +16,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_IN_HEADINGS = (
-    "//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or self::dt]"
-    "//a[starts-with(normalize-space(@href), '#') or re:test(normalize-space(.), '^\\[?\\s*edit', 'i')]"
-)
-_EDIT_SECTIONS = "//span[contains(@class, 'editsection')]"
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6", "dt")
 _NO_WORD = re.compile(r"[\W_]*")
 _EDIT = re.compile(r"\[?\s*edit(?:\s+source)?\s*\]?", re.I)
-_NAMESPACES = {"re": "http://exslt.org/regular-expressions"}
 
 
 def drop_heading_controls(root: Any) -> int:
     """Remove the permalink and edit links of the page's headings (their tails stay); how many went."""
-    doomed = [el for el in root.xpath(_EDIT_SECTIONS) if el.getparent() is not None]
-    for link in root.xpath(_IN_HEADINGS, namespaces=_NAMESPACES):
-        text = " ".join(link.text_content().split())
-        anchor = (link.get("href") or "").strip().startswith("#")
-        if (anchor and _NO_WORD.fullmatch(text)) or _EDIT.fullmatch(text):
-            doomed.append(link)
+    doomed = [span for span in root.iter("span") if "editsection" in (span.get("class") or "")]
+    for heading in root.iter(*_HEADINGS):
+        for link in heading.iter("a"):
+            text = " ".join(link.text_content().split())
+            anchor = (link.get("href") or "").strip().startswith("#")
+            if (anchor and _NO_WORD.fullmatch(text)) or _EDIT.fullmatch(text):
+                doomed.append(link)
     gone = 0
-    for el in doomed:
-        if el.getparent() is not None and not any(up in doomed for up in el.iterancestors()):
+    chosen = dict.fromkeys(doomed)  # once each (a heading in a heading lists its links twice), in order
+    for el in chosen:
+        if el.getparent() is not None and not any(up in chosen for up in el.iterancestors()):
             el.drop_tree()
             gone += 1
     return gone

@@ -15,12 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-#: Text nodes with words and a newline, where a browser collapses white space.
-_WRAPPED = (
-    "//text()[contains(., '\n') and normalize-space(.) != ''"
-    " and not(ancestor::pre or ancestor::code or ancestor::textarea or ancestor::script or ancestor::style"
-    " or ancestor::*[contains(@style, 'white-space')])]"
-)
+#: Where a newline is shown: preformatted elements, and those that are not text at all.
+_SHOWN_AS_IS = frozenset({"pre", "code", "textarea", "script", "style"})
 _BREAKING_SPACE = re.compile(r"[ \t\r\f]*\n\s*")
 
 
@@ -28,13 +24,21 @@ def unwrap_source_lines(root: Any) -> int:
     """Replace each newline (and the white space round it) in the page's shown text with a space;
     how many text nodes changed."""
     changed = 0
-    for text in root.xpath(_WRAPPED):
-        owner = text.getparent()
-        if owner is None:
-            continue
-        if text.is_text:
-            owner.text = _BREAKING_SPACE.sub(" ", owner.text)
-        elif text.is_tail:
-            owner.tail = _BREAKING_SPACE.sub(" ", owner.tail)
-        changed += 1
+    for el in root.iter():
+        text, tail = el.text, el.tail
+        if text and "\n" in text and not text.isspace() and _collapses(el):
+            el.text = _BREAKING_SPACE.sub(" ", text)
+            changed += 1
+        if tail and "\n" in tail and not tail.isspace() and _collapses(el.getparent()):
+            el.tail = _BREAKING_SPACE.sub(" ", tail)
+            changed += 1
     return changed
+
+
+def _collapses(el: Any) -> bool:
+    """Whether a browser collapses white space in ``el``'s own text: nothing round it keeps it."""
+    while el is not None:
+        if isinstance(el.tag, str) and (el.tag in _SHOWN_AS_IS or "white-space" in (el.get("style") or "")):
+            return False
+        el = el.getparent()
+    return True
