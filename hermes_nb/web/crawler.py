@@ -23,6 +23,7 @@ from hermes_nb import config
 from hermes_nb.errors import ContentError, ContentFetchError, HermesError, InvalidInputError, TransportError
 from hermes_nb.net.fetch import fetch
 from hermes_nb.web import content
+from hermes_nb.web.extraction.tree import document_base
 
 __all__ = ["crawl", "normalize_url", "extract_links", "ROBOTS_AGENT"]
 
@@ -70,9 +71,7 @@ def extract_links(html: str, base_url: str) -> list[str]:
         root = lxml.html.document_fromstring(html)
     except (ValueError, TypeError, lxml.etree.ParserError):
         return []
-    base = base_url
-    for href in root.xpath("//base/@href")[:1]:
-        base = urljoin(base_url, str(href).strip())
+    base = document_base(root, base_url)
     links = []
     for href in root.xpath("//a/@href"):
         target = urljoin(base, str(href).strip())

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
+from .tree import document_base
+
 _FRAMES = "//frameset//frame[@src]/@src"
 
 
@@ -19,8 +21,6 @@ def frame_sources(root: Any, url: str | None) -> list[str]:
     with no body; else []."""
     if root.find("body") is not None:
         return []
-    base = url or ""
-    for href in root.xpath("//base/@href")[:1]:  # the page's own base, as a browser resolves against
-        base = urljoin(base, str(href).strip())
+    base = document_base(root, url or "")
     sources = (str(src).strip() for src in root.xpath(_FRAMES))
     return list(dict.fromkeys(urljoin(base, src) for src in sources if src))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urljoin
 
 from .streamed import streamed_segment
 from .unclosed import close_unclosed
@@ -84,6 +85,14 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
         if el.getparent() is not None:
             el.drop_tree()
     return len(doomed)
+
+
+def document_base(root: Any, url: str) -> str:
+    """The address a page's relative links resolve against: its ``<base href>`` (itself resolved
+    against ``url``), else ``url``, as a browser resolves them."""
+    for href in root.xpath("//base/@href")[:1]:
+        return urljoin(url, str(href).strip())
+    return url
 
 
 def hidden_elements(root: Any) -> list[Any]:
