@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from .formats import LIST_MARKER
+
 MAX_HEADINGS = 2000  # headings looked at on one page
 #: A line: its indent and list marker, any text before the first heading marks, the marks, the rest.
 _LINE = re.compile(
-    r"^(?P<lead>\s*(?:(?:[-*+]|\d+[.)])\s+)?)(?P<before>(?:.*?\s)??)(?P<marks>#{1,6}) (?P<rest>\S.*)$"
+    rf"^(?P<lead>\s*(?:{LIST_MARKER}\s+)?)(?P<before>(?:.*?\s)??)(?P<marks>#{{1,6}}) (?P<rest>\S.*)$"
 )
 _SPACE = re.compile(r"\s+")
 _HEADINGS = "//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"

@@ -22,7 +22,8 @@ FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")  # a list item's indent and marker
+LIST_MARKER = r"(?:[-*+]|\d+[.)])"  # a list item's marker: a bullet, or a number and its dot or parenthesis
+LIST_ITEM = re.compile(rf"^\s*{LIST_MARKER}\s+")  # a list item's indent and marker
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")

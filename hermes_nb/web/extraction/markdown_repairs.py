@@ -29,7 +29,7 @@ import re
 
 from hermes_nb.code_fences import FENCE, CodeFences, closes
 
-from .formats import LIST_ITEM
+from .formats import LIST_ITEM, LIST_MARKER
 
 _ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
 _DELIMITER = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
@@ -39,10 +39,10 @@ _TEXT_THEN_FENCE = re.compile(r"^(?P<text>.*\S)\s*```\s*$")
 #: A closing fence, then text after a space ("```tasks" in a code block is code: a fence shown).
 _FENCE_THEN_TEXT = re.compile(r"^\s{0,3}```\s+(?P<text>\S.*)$")
 _QUOTE_MARKS = re.compile(r"\s*(?:>\s*)+")
-_ITEM_KIND = re.compile(r"(\s*)([-*+]|\d+[.)])\s")  # a list item's indent and marker
-_EMPTY_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])")  # a list item with nothing in it
+_ITEM_KIND = re.compile(rf"(\s*)({LIST_MARKER})\s")  # a list item's indent and marker
+_EMPTY_ITEM = re.compile(rf"\s*{LIST_MARKER}")  # a list item with nothing in it
 #: A line that starts a block of its own: a heading, list item, quote, table row or fence.
-_BLOCK_START = re.compile(r"\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\||```|~~~)")
+_BLOCK_START = re.compile(rf"\s*(?:#{{1,6}}\s|{LIST_MARKER}\s|>|\||```|~~~)")
 
 
 def repaired(markdown: str) -> str:
