@@ -6,6 +6,8 @@ import codecs
 import re
 from urllib.parse import urlsplit
 
+from hermes_nb.net.encoding_labels import codec_for
+
 __all__ = ["detect_content_type", "detect_charset", "is_textual"]
 
 _WEAK = frozenset({"", "text/plain", "application/octet-stream", "binary/octet-stream",
@@ -148,33 +150,25 @@ def detect_content_type(url: str, header: str, body: bytes) -> str:
     return "application/octet-stream"
 
 
-def _valid(name: str | bytes | None) -> str | None:
-    if not name:
-        return None
-    label = name.decode("ascii", "ignore") if isinstance(name, bytes) else name
-    label = label.strip().lower()
-    try:
-        codecs.lookup(label)
-    except LookupError:
-        return None
-    return label
-
-
 def detect_charset(header: str, body: bytes, mime: str) -> str | None:
-    """Charset of a textual body: header → BOM → ``<meta>`` → XML declaration → detection → UTF-8."""
+    """Charset of a textual body: BOM → header → ``<meta>`` → XML declaration → detection → UTF-8.
+
+    The order and the label meanings are a browser's (``encoding_labels``): a byte-order mark wins
+    over the header, and ``iso-8859-1`` reads as windows-1252.
+    """
     if not is_textual(mime):
         return None
-    found = _valid(_param(header, "charset"))
-    if found:
-        return found
     for bom, name in _BOMS:
         if body.startswith(bom):
             return name
+    found = codec_for(_param(header, "charset"))
+    if found:
+        return found
     head = body[:2048]
     for pattern in (_META_CHARSET, _XML_DECL):
         match = pattern.search(head)
-        if match and _valid(match.group(1)):
-            return _valid(match.group(1))
+        if match and codec_for(match.group(1), from_meta=True):
+            return codec_for(match.group(1), from_meta=True)
     try:
         body[:65536].decode("utf-8")
         return "utf-8"
@@ -187,4 +181,4 @@ def detect_charset(header: str, body: bytes, mime: str) -> str | None:
         best = from_bytes(body[:65536]).best()
     except Exception:  # detection is best effort; UTF-8 with replacement still reads
         best = None
-    return _valid(best.encoding) if best is not None else "utf-8"
+    return codec_for(best.encoding) if best is not None else "utf-8"

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_nb.errors import ContentFetchError
+from hermes_nb.net.encoding_labels import codec_for
 from hermes_nb.web.extraction import (
     Document,
     html_converter_ready,
@@ -87,6 +88,7 @@ def convert(
 ) -> Document:
     """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown).
 
+    The charset label means what it means to a browser: ``iso-8859-1`` reads as windows-1252.
     ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
     tries its next candidate. ``format``: ``markdown`` (default), ``text`` or ``html``, derived from
     the Markdown (``hermes_nb.web.extraction.formats``).
@@ -141,12 +143,7 @@ def convert_fetched(fetched: Any, *, min_confidence: float | None = None) -> Doc
 
 
 def _decode(data: bytes, charset: str | None) -> str:
-    if charset:
-        try:
-            return data.decode(charset, errors="replace")
-        except LookupError:
-            pass
-    return data.decode("utf-8", errors="replace")
+    return data.decode(codec_for(charset) or "utf-8", errors="replace")
 
 
 # --- HTML (the extraction subpackage does the work) ------------------------------------------

@@ -116,7 +116,7 @@ def test_fetch_connects_to_pinned_address_with_original_host(servers) -> None:
 
 def test_meta_charset_is_honoured(servers) -> None:
     got = get(servers, "/page")
-    assert got.charset == "iso-8859-1" and "café" in got.text and got.content_type == "text/html"
+    assert got.charset == "cp1252" and "café" in got.text and got.content_type == "text/html"
 
 
 @pytest.mark.parametrize("path", ["/to-private-ip", "/to-private-name", "/to-localhost", "/to-decimal"])
@@ -338,7 +338,17 @@ def test_content_type_detection(url: str, header: str, body: bytes, expected: st
 @pytest.mark.parametrize(
     ("header", "body", "mime", "expected"),
     [
-        ("text/html; charset=Shift_JIS", b"<html>", "text/html", "shift_jis"),
+        ("text/html; charset=Shift_JIS", b"<html>", "text/html", "cp932"),
+        ("text/html; charset=iso-8859-1", b"<html>", "text/html", "cp1252"),
+        ("text/html; charset=US-ASCII", b"<html>", "text/html", "cp1252"),
+        ("text/html", b"<meta charset=gb2312>", "text/html", "gb18030"),
+        ("text/html", b"<meta charset=euc-kr>", "text/html", "cp949"),
+        ("text/html", b"<meta charset=tis-620>", "text/html", "cp874"),
+        ("text/html", b"<meta charset=x-mac-roman>", "text/html", "mac-roman"),
+        ("text/html", b'<meta http-equiv="Content-Type" content="text/html; charset=UTF-16">', "text/html",
+         "utf-8"),
+        ("text/html; charset=utf-16", b"<\0h\0", "text/html", "utf-16-le"),
+        ("text/html; charset=iso-8859-1", b"\xef\xbb\xbf<p>\xc3\xa9", "text/html", "utf-8"),
         ("text/html; charset=\"windows-1252\"", b"<html>", "text/html", "windows-1252"),
         ("text/html; charset=bogus-9", b"<meta charset=koi8-r>", "text/html", "koi8-r"),
         ("text/plain", b"\xef\xbb\xbfhello", "text/plain", "utf-8"),

@@ -92,6 +92,14 @@ def test_non_utf8_html_is_decoded_with_its_charset() -> None:
     assert "## Größe und Maße für Café" in doc.content
 
 
+def test_a_latin1_label_reads_as_windows_1252_as_browsers_read_it() -> None:
+    # Pages labelled iso-8859-1 use 0x93/0x94/0x96 for quotes and dashes; read literally they are
+    # invisible C1 controls and the words around them run together.
+    page = ARTICLE.replace("Section two", "\u201cQuoted\u201d \u2013 caf\u00e9").encode("cp1252")
+    doc = content.convert(page, "text/html", url="https://example.org/", charset="ISO-8859-1")
+    assert "## \u201cQuoted\u201d \u2013 caf\u00e9" in doc.content
+
+
 def test_convert_fetched_uses_the_detected_charset() -> None:
     page = "Prix: 10 € — déjà vu".encode("cp1252")
     fetched = SimpleNamespace(

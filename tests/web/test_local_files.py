@@ -87,3 +87,24 @@ def test_web_extract_magic_reads_a_relative_path(tmp_path: Path) -> None:
     finally:
         shell.extension_manager.unload_extension("hermes_nb")
     assert result[0].title == "Quarterly report" and "All good." in result[0].content
+
+
+@pytest.mark.parametrize(
+    ("meta", "encoding", "words"),
+    [
+        # Windows-31J characters (circled digits, the wave dash, 髙) that strict Shift_JIS lacks.
+        ("shift_jis", "cp932", "①番の髙橋さん～"),
+        ("gb2312", "gbk", "镕铖的数据"),  # GBK characters beyond GB2312
+        ("utf-16", "utf-8", "naïve café"),  # a <meta> claiming UTF-16 in bytes readable as ASCII
+    ],
+)
+def test_a_file_is_decoded_as_a_browser_reads_its_meta_charset(
+    tmp_path: Path, meta: str, encoding: str, words: str
+) -> None:
+    page = tmp_path / "page.html"
+    body = (f"<html><head><meta charset='{meta}'><title>T</title></head><body><article>"
+            + f"<p>{words} - this paragraph is long enough to be read as the page's text.</p>" * 3
+            + "</article></body></html>")
+    page.write_bytes(body.encode(encoding))
+    [got] = web.extract([page])
+    assert got.error is None and words in got.content and "\ufffd" not in got.content
