@@ -112,6 +112,21 @@ def test_a_layout_table_is_read_as_its_cells_blocks_and_a_nested_table_once() ->
     assert md.index("Shop address") < md.index("Guide") < md.index("key") < md.index("Last")
 
 
+def _summary_fragment(markup: str) -> object:
+    """``markup`` parsed as readability's summary is parsed before it is converted."""
+    from lxml import html
+
+    return html.fragment_fromstring(markup, create_parent="div")
+
+
+def test_a_table_row_without_its_table_keeps_its_cells_apart() -> None:
+    # readability returns a layout table's chosen row bare (<tr><td>…</td><td>…</td></tr>, no <table>)
+    fragment = _summary_fragment(
+        "<tr><td>Home About</td><td><font>First line.</font><br><br><font>Second line.</font></td></tr>"
+    )
+    assert fragment_to_markdown(fragment) == "Home About\n\nFirst line.\n\nSecond line."
+
+
 def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
     root = parse_html(
         "<ul><li><div>Lamp</div><div>$20</div></li><li><h3>Sofa</h3><p>Grey, <b>new</b></p>"

@@ -32,6 +32,15 @@ _BLOCKS = {
     "fieldset",
     "body",
     "html",
+    # A table's parts where no <table> holds them (readability returns a layout table's row bare):
+    # each cell is a block, or the last word of one runs into the first of the next.
+    "tbody",
+    "thead",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "caption",
 }
 #: Block elements with a Markdown form of their own (the rest of the blocks are paragraphs).
 _BLOCK_ELSE = {"ul", "ol", "pre", "table", "blockquote"}
