@@ -13,6 +13,7 @@ from . import candidates as cands
 from .ad_labels import drop_ad_labels
 from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
+from .definition_lists import pair_definitions
 from .dialogs import drop_dialogs
 from .document import Document
 from .flattened_headings import page_headings, unflatten_headings
@@ -29,6 +30,7 @@ from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
+from .ruby import drop_ruby_annotations
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
@@ -90,6 +92,7 @@ _CHANGES = (
     "deep_wrappers_unwrapped",
     "formulas_read_as_tex",
     "heading_controls_dropped",
+    "ruby_annotations_dropped",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -217,6 +220,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "misnamed_blocks_kept": unmask_misnamed(root),
         # Permalink signs and edit links inside headings ("Installation¶", "History[edit]").
         "heading_controls_dropped": drop_heading_controls(root),
+        # Readings printed above characters (furigana): the base text is the text (ruby.py).
+        "ruby_annotations_dropped": drop_ruby_annotations(root),
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
@@ -224,6 +229,7 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
     unlist_sections(root)
+    pair_definitions(root)  # a definition list's terms and short values on one line (definition_lists.py)
     captions_before_tables(root)  # a caption as the paragraph above its table (captions.py)
     unwrap_source_lines(root)  # the source's line breaks, spaces to a reader (source_wrapping.py)
     return changes
