@@ -35,6 +35,7 @@ from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
 from .streamed import place_streamed
+from .templates import open_templates
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
@@ -93,6 +94,8 @@ _CHANGES = (
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
+    "templates_dropped",
+    "shadow_roots_opened",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -120,6 +123,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
             f"the page nests elements more than {PARSER_DEPTH:,} levels deep; the parser stopped "
             "reading there, so the rest of the page is missing"
         )
+    # Inert templates go; server-rendered web components' shadow roots open (templates.py).
+    changes["templates_dropped"], changes["shadow_roots_opened"] = open_templates(root)
     # Each formula a placeholder until the reading is chosen (formulas.py).
     formulas = hold_formulas(root)
     changes["formulas_read_as_tex"] = len(formulas)
