@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
+from .markdown_escapes import ENTITY
 from .markdown_repairs import repaired
 from .tree import link_density, squashed_len
 
@@ -77,6 +78,7 @@ def trafilatura_candidate(
     import trafilatura  # heavy: imported when a page is converted
 
     held = _hold_spaces_after_marks(root)
+    held += _hold_ampersands(root)
     try:
         found = trafilatura.bare_extraction(
             root,
@@ -90,10 +92,10 @@ def trafilatura_candidate(
             include_tables=True,
         )
     finally:
-        for el, tail in held:
-            el.tail = tail
+        for el, attr, value in reversed(held):
+            setattr(el, attr, value)
     text = getattr(found, "text", None) or "" if found is not None else ""
-    text = repaired(text.replace(_SPACE_KEEPER, ""))
+    text = repaired(text.replace(_SPACE_KEEPER, "").replace(_AMPERSAND, "&"))
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
 
 
@@ -104,14 +106,46 @@ _SPACE_KEEPER = "\ue000"
 _MARKS = ("b", "strong", "em", "i", "u", "code", "kbd", "sub", "sup", "del", "s", "mark")
 
 
-def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str]]:
+def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str, str]]:
     """Put ``_SPACE_KEEPER`` before the space after each mark element; the tails it changed, to restore."""
     held = []
     for el in root.iter(*_MARKS):
         tail = el.tail
         if tail and tail[0].isspace():
-            held.append((el, tail))
+            held.append((el, "tail", tail))
             el.tail = _SPACE_KEEPER + tail
+    return held
+
+
+#: trafilatura unescapes its finished text once more (``html.unescape``), after the parser already
+#: had: a page about escaping that shows ``&lt;blink&gt;`` read ``<blink>``, and "AT&T &copy" read
+#: "AT&T ©". Each ``&`` of the page's text is a stand-in while it reads the page (a printable one of
+#: the same length, which its filters keep and count as they would the ``&``), given back after; one
+#: that opens a character reference in prose also gets the backslash Markdown needs to show it
+#: (``\&lt;``), while code shows its text as it is.
+_AMPERSAND = "\u2bd2"  # GROUP MARK: a symbol no page's text is expected to hold (checked)
+_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
+
+
+def _hold_ampersands(root: Any) -> list[tuple[Any, str, str]]:
+    """Put ``_AMPERSAND`` for each ``&`` of the page's text; the texts it changed, to restore."""
+    found = root.xpath("//text()[contains(., '&')][not(parent::script or parent::style)]")
+    if not found or root.xpath(f"boolean(//text()[contains(., '{_AMPERSAND}')])"):
+        return []  # nothing to hold, or a page that uses the stand-in itself
+    held = []
+    for text in found:
+        el = text.getparent()
+        if el is None:
+            continue
+        attr = "text" if text.is_text else "tail"
+        value = getattr(el, attr)
+        holder = el if attr == "text" else el.getparent()
+        in_code = holder is not None and any(
+            a.tag in _CODE_TAGS for a in (holder, *holder.iterancestors()) if isinstance(a.tag, str)
+        )
+        written = value if in_code else ENTITY.sub(r"\\&", value)
+        held.append((el, attr, value))
+        setattr(el, attr, written.replace("&", _AMPERSAND))
     return held
 
 

@@ -28,7 +28,8 @@ class Choice:
 
 
 def words(text: str) -> Counter[str]:
-    return Counter(w.lower() for w in _WORD.findall(text))
+    """Lower-case words; a Markdown escape is not a word break (``L\\_geo`` is the word ``l_geo``)."""
+    return Counter(w.lower() for w in _WORD.findall(text.replace("\\", "")))
 
 
 def blocks(markdown: str) -> list[str]:

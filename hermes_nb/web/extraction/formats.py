@@ -31,7 +31,7 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~&])")
 #: An escaped character held out of the emphasis and link rules (``\*args, \*\*kw`` is no emphasis).
 _HELD = re.compile("\ue010(\\d+)\ue011")
 #: The inline HTML trafilatura's Markdown keeps (no Markdown syntax for them).

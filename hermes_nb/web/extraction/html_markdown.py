@@ -6,6 +6,8 @@ import copy
 import re
 from typing import Any
 
+from .markdown_escapes import escaped, escaped_block_start
+
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
 _BACKTICKS = re.compile(r"`+")
 _BREAK = "\ue040"  # a <br> until its paragraph is written: one is a line break, two or more a new paragraph
@@ -52,7 +54,8 @@ _SKIP = {"script", "style", "noscript", "template", "button", "svg", "iframe", "
 
 
 def fragment_to_markdown(root: Any) -> str:
-    """Markdown for an lxml element (block structure kept; links as their text; images dropped)."""
+    """Markdown for an lxml element (block structure kept; links as their text; images dropped; the
+    text escaped where Markdown would read it as syntax, ``markdown_escapes``)."""
     out: list[str] = []
     _block(root, out, depth=0)
     text = "\n".join(out)
@@ -62,10 +65,10 @@ def fragment_to_markdown(root: Any) -> str:
 
 def _inline(el: Any) -> str:
     """Text of ``el`` and its inline descendants, with bold/italic/code marks and ``<br>`` (as ``_BREAK``)."""
-    parts: list[str] = [el.text or ""]
+    parts: list[str] = [escaped(el.text or "")]
     for child in el:
         parts.append(_marked(child))
-        parts.append(child.tail or "")
+        parts.append(escaped(child.tail or ""))
     return "".join(parts)
 
 
@@ -88,22 +91,22 @@ def _marked(child: Any) -> str:
 
 def _block(el: Any, out: list[str], depth: int) -> None:
     """Append the Markdown blocks of ``el``'s content to ``out``."""
-    pending: list[str] = [el.text or ""]
+    pending: list[str] = [escaped(el.text or "")]
 
     def flush() -> None:
         text = _BREAKS.sub(_line_breaks, _SPACE.sub(" ", "".join(pending))).strip()
         if text:
-            out.extend((text, ""))
+            out.extend(("\n".join(escaped_block_start(line) for line in text.split("\n")), ""))
         pending.clear()
 
     for child in el:
         tag = _tag(child)
         if not tag or tag in _SKIP:
-            pending.append(child.tail or "")
+            pending.append(escaped(child.tail or ""))
             continue
         if tag in _HEADINGS:
             flush()
-            title = _SPACE.sub(" ", child.text_content()).strip()
+            title = escaped(_SPACE.sub(" ", child.text_content()).strip())
             if title:
                 out.extend(("#" * _HEADINGS[tag] + " " + title, ""))
         elif tag in ("ul", "ol"):
@@ -133,7 +136,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
             pending.append(_BREAK)
         else:
             pending.append(_marked(child))
-        pending.append(child.tail or "")
+        pending.append(escaped(child.tail or ""))
     flush()
 
 
@@ -204,13 +207,13 @@ def _up_to(el: Any, top: Any) -> list[Any]:
 def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> None:
     """A list item's content on one line, its nested lists (``skip``) left out; the blocks inside it
     (a card's title and price ``<div>``s, a heading and its paragraph) are spaced, not run together."""
-    parts = [item.text or ""]
+    parts = [escaped_block_start(escaped((item.text or "").lstrip()))]  # "- 2024. A year" is no sublist
     for child in item:
         tag = _tag(child)
         if child in skip or not tag or tag in _SKIP:
             pass
         elif tag in _HEADINGS or tag == "pre":
-            parts.append(f" {child.text_content()} ")
+            parts.append(f" {escaped(child.text_content())} ")
         elif tag == "table":  # its cells' words, in order (a Markdown table has no place in a list line)
             parts.append(" " + " ".join(_cell_text(c) for row in _rows(child) for c in row) + " ")
         elif tag in _BLOCKS or tag in _BLOCK_ELSE or _has_block(child):
@@ -221,7 +224,7 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
             parts.append(" ")
         else:
             parts.append(_marked(child))
-        parts.append(child.tail or "")
+        parts.append(escaped(child.tail or ""))
     inner.append(_SPACE.sub(" ", "".join(parts).replace(_BREAK, " ")).strip())
 
 
