@@ -8,10 +8,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .candidates import Candidate
+from .scripts import FULL_STOPS, UNMARKED_SENTENCE_END, WORD
 
-_WORD = re.compile(r"\w+", re.U)
+_WORD = WORD
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+\.\s|>\s?|\|)")
-_SENTENCE_END = re.compile(r"[.!?…。！？:;\"'”’)\]]\s*$")
+_SENTENCE_END = re.compile(rf"(?:[{FULL_STOPS}:;\"'”’)\]」』）]|{UNMARKED_SENTENCE_END})\s*$")
 PROSE_WORDS = 12  # words from which a block that ends like a sentence counts as prose
 SUPERSET = 0.97  # share of one candidate's words the other must contain to count as its superset
 GROWTH = 1.3  # how much longer a superset must be before its extra text is considered

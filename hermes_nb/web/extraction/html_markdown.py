@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from .markdown_escapes import escaped, escaped_block_start
+from .scripts import word_count
 
 _SPACE = re.compile(r"[ \t\r\n\f\v]+")
 _BACKTICKS = re.compile(r"`+")
@@ -305,7 +306,7 @@ def _rows(table: Any) -> list[list[Any]]:
 def _layout_cell(cell: Any) -> bool:
     if any(_tag(d) == "table" or _tag(d) in _HEADINGS for d in cell.iterdescendants()):
         return True
-    return len(cell.text_content().split()) > LAYOUT_CELL_WORDS
+    return word_count(cell.text_content()) > LAYOUT_CELL_WORDS
 
 
 def _cell_text(cell: Any) -> str:

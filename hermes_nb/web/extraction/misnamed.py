@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from .scripts import SPACELESS_FULL_STOPS, word_count
 from .tree import link_density, visible_text
 
 PROSE_WORDS = 40  # an element with fewer words is a caption or a control, whatever its name
@@ -48,7 +49,7 @@ _ARTICLE_BODY = (
     "descendant::*[@itemprop='articleBody' or re:test(concat(@class, ' ', @id), "
     "'(?:post|article)[-_]?(?:content|body|text)|entry[-_]content|story[-_]?body', 'i')]"
 )
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_END = re.compile(rf"[.!?](?:\s|$)|[{SPACELESS_FULL_STOPS}]")
 _NS = {"re": "http://exslt.org/regular-expressions"}
 _COMMENT_NAMED = re.compile(r"(?:^|\s)comment(?!ary)", re.I)
 _WRAPPERS = ("div", "section", "span")
@@ -102,7 +103,7 @@ def _data_table(el: Any) -> bool:
 def _prose(el: Any) -> bool:
     text = visible_text(el)
     return (
-        len(text.split()) >= PROSE_WORDS
+        word_count(text) >= PROSE_WORDS
         and len(_SENTENCE_END.findall(text)) >= PROSE_SENTENCES
         and link_density(el) <= PROSE_LINK_DENSITY
     )

@@ -31,6 +31,7 @@ from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
+from .scripts import word_count
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
@@ -245,14 +246,14 @@ def _primary(root: Any, url: str | None, guess: str | None) -> cands.Candidate:
     fast reading comes out short (a page of links it mistook for navigation), when the rescue runs."""
     if guess in _NO_RESCUE:
         fast = cands.trafilatura_candidate(root, url, rescue=False)
-        if len(fast.markdown.split()) >= FAST_READING_WORDS:
+        if word_count(fast.markdown) >= FAST_READING_WORDS:
             return fast
     return cands.trafilatura_candidate(root, url)
 
 
 def _worth_second_opinion(text: str, root: Any) -> bool:
     """Short results only, and only where the page shows enough more text for readability to win."""
-    n = len(text.split())
+    n = word_count(text)
     if not n or n >= SECOND_OPINION_WORDS:
         return False
     # The second candidate replaces the first only when it adds GROWTH times the words, mostly outside
@@ -274,7 +275,7 @@ def _repaired(
     A repair keeps at least the confidence of the reading it contains.
     """
     current = choice
-    if guess in _RECALL_TYPES and len(current.candidate.markdown.split()) < RECALL_WORDS:
+    if guess in _RECALL_TYPES and word_count(current.candidate.markdown) < RECALL_WORDS:
         tried.append(cands.TRAFILATURA_RECALL)
         recall = cands.trafilatura_candidate(root, url, cands.TRAFILATURA_RECALL)
         if contains(current.candidate, recall, share=RECALL_REPAIR[0], growth=RECALL_REPAIR[1]):
@@ -415,7 +416,7 @@ def _stub(
         match = _TITLE_TAG.search(html[:200_000])
         title = squash(_unescape(match.group(1))) if match else ""
     body = visible or visible_text_of(html)
-    n = len(body.split())
+    n = word_count(body)
     meta.update(
         extractor="visible-text",
         extractor_reason="no candidate found main text",
@@ -460,7 +461,7 @@ def _lead_paragraph(markdown: str) -> str:
     """The first prose paragraph, Markdown marks removed (the description when the page has none)."""
     for block in markdown.split("\n\n"):
         block = block.strip()
-        if block and not re.match(r"^(?:#|[-*+] |\d+\. |>|\||```)", block) and len(block.split()) >= 8:
+        if block and not re.match(r"^(?:#|[-*+] |\d+\. |>|\||```)", block) and word_count(block) >= 8:
             return squash(re.sub(r"[*`_]+", "", block))
     return ""
 

@@ -17,7 +17,9 @@ import re
 
 from hermes_nb.code_fences import CodeFences, opening_fence
 
-_WORD = re.compile(r"\w+", re.U)
+from .scripts import WORD
+
+_WORD = WORD
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
 #: A run of at least this many different paragraphs, each the same words as one before it, is a copied
 #: section (a responsive layout's second rendering of the article); shorter runs on the tune part of

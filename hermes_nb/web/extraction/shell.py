@@ -22,9 +22,10 @@ from typing import Any
 from .choose import words
 from .formats import markdown_to_text
 from .lines import drop_lines
+from .scripts import WORD
 from .tree import disclosure, hidden_elements, unlinked_word_count
 
-_WORD = re.compile(r"\w+", re.U)
+_WORD = WORD
 _NOTICE = re.compile(
     r"(?:\b(?:enable|turn\s+on|activate|allow)\s+(?:your\s+)?javascript\b"
     r"|\bjavascript\s+(?:is\s+)?(?:required|disabled|turned\s+off|not\s+enabled|must\s+be\s+enabled)\b"

@@ -6,6 +6,7 @@ import re
 from typing import Any
 from urllib.parse import urljoin
 
+from .scripts import word_count
 from .streamed import streamed_segment
 from .unclosed import close_unclosed
 
@@ -131,7 +132,7 @@ def unlinked_word_count(root: Any) -> int:
     """Words a reader sees outside links (menus and link lists left out)."""
     if root is None:
         return 0
-    return sum(len(t.split()) for t in root.xpath(_UNLINKED_TEXT))
+    return sum(word_count(t) for t in root.xpath(_UNLINKED_TEXT))
 
 
 def link_density(el: Any) -> float:
