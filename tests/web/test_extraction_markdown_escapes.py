@@ -90,3 +90,31 @@ def test_trafilaturas_reading_shows_character_references_as_the_page_does() -> N
     assert SHOWN[1] in _rendered_text(doc.content)
     text = convert(page, "text/html", url="https://docs.example.org/escaping", format="text").content
     assert SHOWN[1] in " ".join(text.split())
+
+
+def test_a_page_holding_the_stand_in_keeps_it() -> None:
+    # The stand-in trafilatura reads in place of each "&" is a symbol no page is expected to use; a
+    # page that does use it keeps it, and its "&" (the old double unescape is the lesser harm).
+    page = (
+        f"<html><body><article><h1>Marks</h1><p>{PROSE}</p><p>The group mark \u2bd2 and AT&amp;T. {PROSE}</p>"
+        f"<p>{PROSE}</p></article></body></html>"
+    )
+    doc = convert(page, "text/html", url="https://example.org/marks")
+    assert doc.metadata["extractor"].startswith("trafilatura")
+    assert "The group mark \u2bd2 and AT&T." in doc.content
+
+
+def test_the_shared_tree_is_left_as_it_was() -> None:
+    from lxml import etree
+
+    from hermes_nb.web.extraction.candidates import trafilatura_candidate
+
+    # A tail both holds touch: the space after a bold word, and an ampersand.
+    root = parse_html(
+        f"<html><body><article><p>{PROSE}</p><ul><li><b>Fast</b> AT&amp;T &amp;lt; setup</li></ul>"
+        f"<pre>a &amp;&amp; b</pre><p>{PROSE}</p></article></body></html>"
+    )
+    before = etree.tostring(root)
+    text = trafilatura_candidate(root, None).markdown
+    assert "**Fast** AT&T \\&lt; setup" in text and "a && b" in text
+    assert etree.tostring(root) == before

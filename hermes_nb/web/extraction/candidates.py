@@ -78,7 +78,8 @@ def trafilatura_candidate(
     import trafilatura  # heavy: imported when a page is converted
 
     held = _hold_spaces_after_marks(root)
-    held += _hold_ampersands(root)
+    ampersands = _hold_ampersands(root)  # after: undone first, the marks' tails as they were held
+    held += ampersands
     try:
         found = trafilatura.bare_extraction(
             root,
@@ -95,7 +96,8 @@ def trafilatura_candidate(
         for el, attr, value in reversed(held):
             setattr(el, attr, value)
     text = getattr(found, "text", None) or "" if found is not None else ""
-    text = repaired(text.replace(_SPACE_KEEPER, "").replace(_AMPERSAND, "&"))
+    text = text.replace(_SPACE_KEEPER, "")
+    text = repaired(text.replace(_AMPERSAND, "&") if ampersands else text)
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
 
 
@@ -124,29 +126,36 @@ def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str, str]]:
 #: that opens a character reference in prose also gets the backslash Markdown needs to show it
 #: (``\&lt;``), while code shows its text as it is.
 _AMPERSAND = "\u2bd2"  # GROUP MARK: a symbol no page's text is expected to hold (checked)
-_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
 
 
 def _hold_ampersands(root: Any) -> list[tuple[Any, str, str]]:
     """Put ``_AMPERSAND`` for each ``&`` of the page's text; the texts it changed, to restore."""
-    found = root.xpath("//text()[contains(., '&')][not(parent::script or parent::style)]")
-    if not found or root.xpath(f"boolean(//text()[contains(., '{_AMPERSAND}')])"):
-        return []  # nothing to hold, or a page that uses the stand-in itself
+    found = root.xpath(_AMPERSANDS)  # one pass over the page's text: what to hold, and the stand-in
+    if any(_AMPERSAND in text for text in found):
+        return []  # a page that uses the stand-in itself
     held = []
     for text in found:
         el = text.getparent()
-        if el is None:
-            continue
-        attr = "text" if text.is_text else "tail"
+        attr = "tail" if text.is_tail else "text"
         value = getattr(el, attr)
-        holder = el if attr == "text" else el.getparent()
+        holder = el.getparent() if text.is_tail else el
         in_code = holder is not None and any(
-            a.tag in _CODE_TAGS for a in (holder, *holder.iterancestors()) if isinstance(a.tag, str)
+            _tag(a) in _CODE_TAGS for a in (holder, *holder.iterancestors())
         )
         written = value if in_code else ENTITY.sub(r"\\&", value)
         held.append((el, attr, value))
         setattr(el, attr, written.replace("&", _AMPERSAND))
     return held
+
+
+_AMPERSANDS = (
+    f"//text()[contains(., '&') or contains(., '{_AMPERSAND}')][not(parent::script or parent::style)]"
+)
+_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
+
+
+def _tag(el: Any) -> str:
+    return el.tag if isinstance(el.tag, str) else ""
 
 
 def sections_candidate(root: Any) -> Candidate:

@@ -23,13 +23,14 @@ ENTITY = re.compile(r"&(?=(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-
 _BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
 #: Characters that are syntax anywhere in a line: emphasis, strikethrough, code, links, raw HTML.
 _INLINE = re.compile(r"([*_`~\[\]<])")
+_SPECIAL = re.compile(r"[\\*_`~\[\]<&]")
 #: Characters that are syntax only where a block starts: a heading, a quote, a bullet, a numbered item.
 _BLOCK_START = re.compile(r"^( {0,3})(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|\d{1,9}(?=[.)](?:[ \t]|$)))")
 
 
 def escaped(text: str) -> str:
     """``text`` (a page's words, not code) with its Markdown syntax characters backslash-escaped."""
-    if not text:
+    if not _SPECIAL.search(text):  # most runs of text: nothing to escape
         return text
     text = _BACKSLASH.sub(r"\\\\", text)
     return ENTITY.sub(r"\\&", _INLINE.sub(r"\\\1", text))

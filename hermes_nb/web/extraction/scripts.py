@@ -40,6 +40,8 @@ def word_count(text: str) -> int:
     On text without such characters this is ``len(text.split())``, the count the thresholds were
     tuned with.
     """
+    if not _UNSPACED_CHAR.search(text):
+        return len(text.split())
     count = 0
     for token in text.split():
         unspaced = len(_UNSPACED_CHAR.findall(token))
