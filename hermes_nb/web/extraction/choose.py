@@ -8,9 +8,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .candidates import Candidate
-from .scripts import FULL_STOPS, UNMARKED_SENTENCE_END, WORD
+from .scripts import FULL_STOPS, UNMARKED_SENTENCE_END, split_words
 
-_WORD = WORD
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d+\.\s|>\s?|\|)")
 _SENTENCE_END = re.compile(rf"(?:[{FULL_STOPS}:;\"'”’)\]」』）]|{UNMARKED_SENTENCE_END})\s*$")
 PROSE_WORDS = 12  # words from which a block that ends like a sentence counts as prose
@@ -30,7 +29,7 @@ class Choice:
 
 def words(text: str) -> Counter[str]:
     """Lower-case words; a Markdown escape is not a word break (``L\\_geo`` is the word ``l_geo``)."""
-    return Counter(w.lower() for w in _WORD.findall(text.replace("\\", "")))
+    return Counter(w.lower() for w in split_words(text.replace("\\", "")))
 
 
 def blocks(markdown: str) -> list[str]:
@@ -43,7 +42,7 @@ def prose_share(markdown: str) -> float:
     """Share of the words that sit in prose blocks: long enough and ending like a sentence."""
     total = prose = 0
     for block in blocks(markdown):
-        n = len(_WORD.findall(block))
+        n = len(split_words(block))
         total += n
         if n >= PROSE_WORDS and _SENTENCE_END.search(block) and not block.startswith("|"):
             prose += n
@@ -54,7 +53,7 @@ def _extra(base: str, other: Counter[str]) -> str:
     """Blocks of ``base`` whose words are mostly missing from ``other``."""
     kept = []
     for block in blocks(base):
-        ws = [w.lower() for w in _WORD.findall(block)]
+        ws = [w.lower() for w in split_words(block)]
         if ws and sum(1 for w in ws if w in other) / len(ws) < 0.5:
             kept.append(block)
     return "\n".join(kept)
@@ -80,7 +79,7 @@ def choose(primary: Candidate, other: Candidate | None) -> Choice:
     agree = agreement(pw, ow)
     if common / np_ >= SUPERSET and no >= GROWTH * np_ and other.link_density < MAX_LINK_DENSITY:
         extra = _extra(other.markdown, pw)
-        if prose_share(extra) >= 0.3 or len(_WORD.findall(extra)) < 3 * PROSE_WORDS:
+        if prose_share(extra) >= 0.3 or len(split_words(extra)) < 3 * PROSE_WORDS:
             return Choice(other, confidence(other, agree), "second candidate adds missing paragraphs")
     return Choice(primary, confidence(primary, agree), "candidates agree" if agree >= 0.9 else "primary kept")
 
@@ -88,7 +87,7 @@ def choose(primary: Candidate, other: Candidate | None) -> Choice:
 def confidence(cand: Candidate, agree: float | None) -> float:
     """0–1: agreement between candidates, prose structure, low link density and enough text."""
     text = cand.markdown
-    n = len(_WORD.findall(text))
+    n = len(split_words(text))
     if n == 0:
         return 0.0
     length = min(1.0, n / 150)

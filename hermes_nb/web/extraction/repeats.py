@@ -17,9 +17,8 @@ import re
 
 from hermes_nb.code_fences import CodeFences, opening_fence
 
-from .scripts import WORD
+from .scripts import split_words
 
-_WORD = WORD
 CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text before it is a copy
 #: A run of at least this many different paragraphs, each the same words as one before it, is a copied
 #: section (a responsive layout's second rendering of the article); shorter runs on the tune part of
@@ -38,7 +37,7 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
         if fences.read(line):
             kept.append(line)
             continue
-        key = tuple(w.lower() for w in _WORD.findall(line))
+        key = tuple(w.lower() for w in split_words(line))
         if not key or line.lstrip().startswith("|"):
             kept.append(line)
             continue
@@ -80,7 +79,7 @@ def drop_copied_sections(markdown: str) -> tuple[str, int]:
         if opening_fence(block) or block.lstrip().startswith("|"):
             close_run()
             continue
-        key = tuple(w.lower() for w in _WORD.findall(block))
+        key = tuple(w.lower() for w in split_words(block))
         if not key:
             continue
         if key in seen:

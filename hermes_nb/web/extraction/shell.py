@@ -22,10 +22,9 @@ from typing import Any
 from .choose import words
 from .formats import markdown_to_text
 from .lines import drop_lines
-from .scripts import WORD
+from .scripts import split_words
 from .tree import disclosure, hidden_elements, unlinked_word_count
 
-_WORD = WORD
 _NOTICE = re.compile(
     r"(?:\b(?:enable|turn\s+on|activate|allow)\s+(?:your\s+)?javascript\b"
     r"|\bjavascript\s+(?:is\s+)?(?:required|disabled|turned\s+off|not\s+enabled|must\s+be\s+enabled)\b"
@@ -43,7 +42,7 @@ def drop_script_notices(markdown: str) -> tuple[str, int]:
 
 
 def _notice(line: str) -> bool:
-    return bool(_NOTICE.search(line)) and len(_WORD.findall(line)) <= NOTICE_WORDS
+    return bool(_NOTICE.search(line)) and len(split_words(line)) <= NOTICE_WORDS
 
 
 def hidden_scaffolding(root: Any, markdown: str) -> bool:

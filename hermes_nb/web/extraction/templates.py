@@ -19,21 +19,15 @@ _SHADOW_ROOT = ("shadowrootmode", "shadowroot")
 
 def open_templates(root: Any) -> tuple[int, int]:
     """Drop inert templates and unwrap declarative shadow roots; (templates dropped, roots unwrapped)."""
-    top = _top(root)
-    dropped = unwrapped = 0
+    dropped: set[Any] = set()
+    unwrapped = 0
     for template in list(root.iter("template")):  # outer first: a dropped template takes its inner ones
-        if _top(template) is not top:
-            continue  # inside a template dropped already
+        if any(outer in dropped for outer in template.iterancestors("template")):
+            continue
         if any(template.get(name) for name in _SHADOW_ROOT):
             template.drop_tag()
             unwrapped += 1
         else:
             template.drop_tree()
-            dropped += 1
-    return dropped, unwrapped
-
-
-def _top(el: Any) -> Any:
-    """The outermost ancestor of ``el`` (itself when it has none): what a dropped subtree ends at."""
-    ancestors = list(el.iterancestors())
-    return ancestors[-1] if ancestors else el
+            dropped.add(template)
+    return len(dropped), unwrapped
