@@ -118,3 +118,19 @@ def test_the_shared_tree_is_left_as_it_was() -> None:
     text = trafilatura_candidate(root, None).markdown
     assert "**Fast** AT&T \\&lt; setup" in text and "a && b" in text
     assert etree.tostring(root) == before
+
+
+def test_unclosed_formula_openers_are_held_from_trafilaturas_formula_search() -> None:
+    # Its search for \( … \) takes time in the square of the text's length when the openers are not
+    # closed (100 KB of them took 15 s); such a text is read as text, its backslashes shown.
+    from hermes_nb.web.extraction.candidates import UNCLOSED_MATH
+
+    openers = "\\( " * (UNCLOSED_MATH + 1)
+    page = (
+        f"<html><body><article><h1>Regex</h1><p>{PROSE}</p><p>Inline \\(x^2\\) stays a formula. {PROSE}</p>"
+        f"<p>Escaped parentheses: {openers}{PROSE}</p></article></body></html>"
+    )
+    doc = convert(page, "text/html", url="https://example.org/regex")
+    assert doc.metadata["extractor"].startswith("trafilatura")
+    assert "Inline $x^2$ stays a formula." in doc.content
+    assert f"Escaped parentheses: {openers.strip()}" in _rendered_text(doc.content)

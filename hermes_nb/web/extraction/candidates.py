@@ -78,8 +78,8 @@ def trafilatura_candidate(
     import trafilatura  # heavy: imported when a page is converted
 
     held = _hold_spaces_after_marks(root)
-    ampersands = _hold_ampersands(root)  # after: undone first, the marks' tails as they were held
-    held += ampersands
+    mangled = _hold_mangled(root)  # after: undone first, the marks' tails as they were held
+    held += mangled
     try:
         found = trafilatura.bare_extraction(
             root,
@@ -97,7 +97,7 @@ def trafilatura_candidate(
             setattr(el, attr, value)
     text = getattr(found, "text", None) or "" if found is not None else ""
     text = text.replace(_SPACE_KEEPER, "")
-    text = repaired(text.replace(_AMPERSAND, "&") if ampersands else text)
+    text = repaired(_given_back(text) if mangled else text)
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
 
 
@@ -119,37 +119,58 @@ def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str, str]]:
     return held
 
 
-#: trafilatura unescapes its finished text once more (``html.unescape``), after the parser already
-#: had: a page about escaping that shows ``&lt;blink&gt;`` read ``<blink>``, and "AT&T &copy" read
-#: "AT&T ©". Each ``&`` of the page's text is a stand-in while it reads the page (a printable one of
-#: the same length, which its filters keep and count as they would the ``&``), given back after; one
-#: that opens a character reference in prose also gets the backslash Markdown needs to show it
-#: (``\&lt;``), while code shows its text as it is.
+#: Text trafilatura mangles, held while it reads the page: each character becomes a stand-in (a
+#: printable one, which its filters keep and count as they would the character), given back after.
+#:
+#: - trafilatura unescapes its finished text once more (``html.unescape``), after the parser already
+#:   had: a page about escaping that shows ``&lt;blink&gt;`` read ``<blink>``, and "AT&T &copy" read
+#:   "AT&T ©". So each ``&`` is held; one that opens a character reference in prose also gets the
+#:   backslash Markdown needs to show it (``\&lt;``), while code shows its text as it is.
+#: - its search for ``\(…\)`` and ``\[…\]`` formulas takes time in the square of a text's length
+#:   when the openers are not closed (100 KB of them took 15 s). A text with more than
+#:   ``UNCLOSED_MATH`` unclosed openers has its backslashes held, and given back escaped.
 _AMPERSAND = "\u2bd2"  # GROUP MARK: a symbol no page's text is expected to hold (checked)
+_BACKSLASH = "\u2bd1"  # UNCERTAINTY SIGN: likewise
+UNCLOSED_MATH = 50
 
 
-def _hold_ampersands(root: Any) -> list[tuple[Any, str, str]]:
-    """Put ``_AMPERSAND`` for each ``&`` of the page's text; the texts it changed, to restore."""
-    found = root.xpath(_AMPERSANDS)  # one pass over the page's text: what to hold, and the stand-in
-    if any(_AMPERSAND in text for text in found):
-        return []  # a page that uses the stand-in itself
+def _hold_mangled(root: Any) -> list[tuple[Any, str, str]]:
+    """Put the stand-ins in the page's text for trafilatura's reading; the texts changed, to restore."""
+    found = root.xpath(_MANGLED)  # one pass over the page's text: what to hold, and any stand-in
+    if any(_AMPERSAND in text or _BACKSLASH in text for text in found):
+        return []  # a page that uses a stand-in itself
     held = []
     for text in found:
         el = text.getparent()
         attr = "tail" if text.is_tail else "text"
-        value = getattr(el, attr)
+        value = written = getattr(el, attr)
         holder = el.getparent() if text.is_tail else el
         in_code = holder is not None and any(
             _tag(a) in _CODE_TAGS for a in (holder, *holder.iterancestors())
         )
-        written = value if in_code else ENTITY.sub(r"\\&", value)
-        held.append((el, attr, value))
-        setattr(el, attr, written.replace("&", _AMPERSAND))
+        if not in_code and _unclosed_math(written):  # first: the backslashes below are Markdown's
+            written = written.replace("\\", _BACKSLASH)
+        if "&" in written:
+            written = (written if in_code else ENTITY.sub(r"\\&", written)).replace("&", _AMPERSAND)
+        if written != value:
+            held.append((el, attr, value))
+            setattr(el, attr, written)
     return held
 
 
-_AMPERSANDS = (
-    f"//text()[contains(., '&') or contains(., '{_AMPERSAND}')][not(parent::script or parent::style)]"
+def _unclosed_math(text: str) -> bool:
+    return (text.count("\\(") - text.count("\\)") > UNCLOSED_MATH
+            or text.count("\\[") - text.count("\\]") > UNCLOSED_MATH)
+
+
+def _given_back(text: str) -> str:
+    """trafilatura's reading with the held characters back (a held backslash escaped for Markdown)."""
+    return text.replace(_AMPERSAND, "&").replace(_BACKSLASH, "\\\\")
+
+
+_MANGLED = (
+    f"//text()[contains(., '&') or contains(., '\\(') or contains(., '\\[') or contains(., '{_AMPERSAND}')"
+    f" or contains(., '{_BACKSLASH}')][not(parent::script or parent::style)]"
 )
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
 
