@@ -24,6 +24,15 @@ SHOWN = (
 )
 
 
+def _trafilaturas_reading(title: str, *blocks: str) -> str:
+    """The Markdown of an article of ``blocks`` between paragraphs of prose, as trafilatura reads it."""
+    body = f"<h1>{title}</h1><p>{PROSE}</p>{''.join(blocks)}<p>{PROSE}</p>"
+    page = f"<html><body><article>{body}</article></body></html>"
+    doc = convert(page, "text/html", url=f"https://example.org/{title.lower()}")
+    assert doc.metadata["extractor"].startswith("trafilatura")
+    return doc.content
+
+
 def _rendered_text(markdown: str) -> str:
     """What a notebook shows for ``markdown``: its text, the tags taken off the rendered HTML."""
     html = MarkdownIt("commonmark").enable("table").render(markdown)
@@ -95,13 +104,8 @@ def test_trafilaturas_reading_shows_character_references_as_the_page_does() -> N
 def test_a_page_holding_the_stand_in_keeps_it() -> None:
     # The stand-in trafilatura reads in place of each "&" is a symbol no page is expected to use; a
     # page that does use it keeps it, and its "&" (the old double unescape is the lesser harm).
-    page = (
-        f"<html><body><article><h1>Marks</h1><p>{PROSE}</p><p>The group mark \u2bd2 and AT&amp;T. {PROSE}</p>"
-        f"<p>{PROSE}</p></article></body></html>"
-    )
-    doc = convert(page, "text/html", url="https://example.org/marks")
-    assert doc.metadata["extractor"].startswith("trafilatura")
-    assert "The group mark \u2bd2 and AT&T." in doc.content
+    content = _trafilaturas_reading("Marks", f"<p>The group mark \u2bd2 and AT&amp;T. {PROSE}</p>")
+    assert "The group mark \u2bd2 and AT&T." in content
 
 
 def test_the_shared_tree_is_left_as_it_was() -> None:
@@ -126,11 +130,10 @@ def test_unclosed_formula_openers_are_held_from_trafilaturas_formula_search() ->
     from hermes_nb.web.extraction.candidates import UNCLOSED_MATH
 
     openers = "\\( " * (UNCLOSED_MATH + 1)
-    page = (
-        f"<html><body><article><h1>Regex</h1><p>{PROSE}</p><p>Inline \\(x^2\\) stays a formula. {PROSE}</p>"
-        f"<p>Escaped parentheses: {openers}{PROSE}</p></article></body></html>"
+    content = _trafilaturas_reading(
+        "Regex",
+        f"<p>Inline \\(x^2\\) stays a formula. {PROSE}</p>",
+        f"<p>Escaped parentheses: {openers}{PROSE}</p>",
     )
-    doc = convert(page, "text/html", url="https://example.org/regex")
-    assert doc.metadata["extractor"].startswith("trafilatura")
-    assert "Inline $x^2$ stays a formula." in doc.content
-    assert f"Escaped parentheses: {openers.strip()}" in _rendered_text(doc.content)
+    assert "Inline $x^2$ stays a formula." in content
+    assert f"Escaped parentheses: {openers.strip()}" in _rendered_text(content)
