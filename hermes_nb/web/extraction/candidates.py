@@ -8,8 +8,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from .held_text import hold_for_trafilatura
 from .html_markdown import fragment_to_markdown
-from .markdown_escapes import ENTITY
 from .markdown_repairs import repaired
 from .tree import link_density, squashed_len
 
@@ -77,9 +77,7 @@ def trafilatura_candidate(
     """
     import trafilatura  # heavy: imported when a page is converted
 
-    held = _hold_spaces_after_marks(root)
-    mangled = _hold_mangled(root)  # after: undone first, the marks' tails as they were held
-    held += mangled
+    held = hold_for_trafilatura(root)
     try:
         found = trafilatura.bare_extraction(
             root,
@@ -93,90 +91,10 @@ def trafilatura_candidate(
             include_tables=True,
         )
     finally:
-        for el, attr, value in reversed(held):
-            setattr(el, attr, value)
+        held.release()
     text = getattr(found, "text", None) or "" if found is not None else ""
-    text = text.replace(_SPACE_KEEPER, "")
-    text = repaired(_given_back(text) if mangled else text)
+    text = repaired(held.given_back(text))
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
-
-
-#: trafilatura's Markdown drops the space after a bold or italic element that opens a block
-#: (``<li><b>Fast</b> setup</li>`` reads ``**Fast**setup``, one word): it trims the tail's leading space.
-#: A character it deletes (a private-use one) put before that space keeps it from the trim.
-_SPACE_KEEPER = "\ue000"
-_MARKS = ("b", "strong", "em", "i", "u", "code", "kbd", "sub", "sup", "del", "s", "mark")
-
-
-def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str, str]]:
-    """Put ``_SPACE_KEEPER`` before the space after each mark element; the tails it changed, to restore."""
-    held = []
-    for el in root.iter(*_MARKS):
-        tail = el.tail
-        if tail and tail[0].isspace():
-            held.append((el, "tail", tail))
-            el.tail = _SPACE_KEEPER + tail
-    return held
-
-
-#: Text trafilatura mangles, held while it reads the page: each character becomes a stand-in (a
-#: printable one, which its filters keep and count as they would the character), given back after.
-#:
-#: - trafilatura unescapes its finished text once more (``html.unescape``), after the parser already
-#:   had: a page about escaping that shows ``&lt;blink&gt;`` read ``<blink>``, and "AT&T &copy" read
-#:   "AT&T ©". So each ``&`` is held; one that opens a character reference in prose also gets the
-#:   backslash Markdown needs to show it (``\&lt;``), while code shows its text as it is.
-#: - its search for ``\(…\)`` and ``\[…\]`` formulas takes time in the square of a text's length
-#:   when the openers are not closed (100 KB of them took 15 s). A text with more than
-#:   ``UNCLOSED_MATH`` unclosed openers has its backslashes held, and given back escaped.
-_AMPERSAND = "\u2bd2"  # GROUP MARK: a symbol no page's text is expected to hold (checked)
-_BACKSLASH = "\u2bd1"  # UNCERTAINTY SIGN: likewise
-UNCLOSED_MATH = 50
-
-
-def _hold_mangled(root: Any) -> list[tuple[Any, str, str]]:
-    """Put the stand-ins in the page's text for trafilatura's reading; the texts changed, to restore."""
-    found = root.xpath(_MANGLED)  # one pass over the page's text: what to hold, and any stand-in
-    if any(_AMPERSAND in text or _BACKSLASH in text for text in found):
-        return []  # a page that uses a stand-in itself
-    held = []
-    for text in found:
-        el = text.getparent()
-        attr = "tail" if text.is_tail else "text"
-        value = written = getattr(el, attr)
-        holder = el.getparent() if text.is_tail else el
-        in_code = holder is not None and any(
-            _tag(a) in _CODE_TAGS for a in (holder, *holder.iterancestors())
-        )
-        if not in_code and _unclosed_math(written):  # first: the backslashes below are Markdown's
-            written = written.replace("\\", _BACKSLASH)
-        if "&" in written:
-            written = (written if in_code else ENTITY.sub(r"\\&", written)).replace("&", _AMPERSAND)
-        if written != value:
-            held.append((el, attr, value))
-            setattr(el, attr, written)
-    return held
-
-
-def _unclosed_math(text: str) -> bool:
-    return (text.count("\\(") - text.count("\\)") > UNCLOSED_MATH
-            or text.count("\\[") - text.count("\\]") > UNCLOSED_MATH)
-
-
-def _given_back(text: str) -> str:
-    """trafilatura's reading with the held characters back (a held backslash escaped for Markdown)."""
-    return text.replace(_AMPERSAND, "&").replace(_BACKSLASH, "\\\\")
-
-
-_MANGLED = (
-    f"//text()[contains(., '&') or contains(., '\\(') or contains(., '\\[') or contains(., '{_AMPERSAND}')"
-    f" or contains(., '{_BACKSLASH}')][not(parent::script or parent::style)]"
-)
-_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
-
-
-def _tag(el: Any) -> str:
-    return el.tag if isinstance(el.tag, str) else ""
 
 
 def sections_candidate(root: Any) -> Candidate:

@@ -16,6 +16,7 @@ from .choose import GROWTH, Choice, agreement, choose, confidence, contains, pro
 from .definition_lists import pair_definitions
 from .dialogs import drop_dialogs
 from .document import Document
+from .emoji_images import emoji_as_text
 from .flattened_headings import page_headings, unflatten_headings
 from .formulas import hold_formulas, restore_formulas
 from .frames import frame_sources
@@ -95,6 +96,7 @@ _CHANGES = (
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
+    "emoji_images_read",
     "templates_dropped",
     "shadow_roots_opened",
 )
@@ -228,6 +230,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "heading_controls_dropped": drop_heading_controls(root),
         # Readings printed above characters (furigana): the base text is the text (ruby.py).
         "ruby_annotations_dropped": drop_ruby_annotations(root),
+        # Not taken out but read: emoji drawn as images, as the emoji they show (emoji_images.py).
+        "emoji_images_read": emoji_as_text(root),
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
