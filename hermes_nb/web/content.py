@@ -89,6 +89,7 @@ def convert(
     """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown).
 
     The charset label means what it means to a browser: ``iso-8859-1`` reads as windows-1252.
+
     ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
     tries its next candidate. ``format``: ``markdown`` (default), ``text`` or ``html``, derived from
     the Markdown (``hermes_nb.web.extraction.formats``).
