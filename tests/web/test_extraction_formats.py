@@ -68,6 +68,8 @@ def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
     assert markdown_to_text("\\[draft\\](v2) of [the spec](https://example.org/spec)") == (
         "[draft](v2) of the spec"
     )
+    # Struck-through text (trafilatura's <del>, <s>) is plain text; an escaped tilde stays one.
+    assert markdown_to_text("Was ~~$99~~ now $79, \\~~not struck\\~~") == "Was $99 now $79, ~~not struck~~"
 
 
 def test_html_is_rendered_and_raw_markup_escaped() -> None:

@@ -30,6 +30,7 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
+_STRIKETHROUGH = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")  # trafilatura's <del> and <s>: plain text has no line
 _CODE_SPAN = re.compile(r"`+([^`]*)`+")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~&])")
 #: An escaped character held out of the emphasis and link rules (``\*args, \*\*kw`` is no emphasis).
@@ -124,6 +125,7 @@ def _inline(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = _CODE_SPAN.sub(r"\1", text)
     text = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
+    text = _STRIKETHROUGH.sub(r"\1", text)
     text = _HELD.sub(lambda m: held[int(m.group(1))], text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
