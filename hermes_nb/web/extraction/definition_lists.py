@@ -1,12 +1,12 @@
-"""Definition lists of short terms and values, read as "term: value" lines.
+"""Definition lists of inline terms and values, read as "term: value" lines.
 
 A product's specifications, a school's figures and a glossary are often ``<dl>`` lists of
 ``<dt>`` terms and ``<dd>`` values. The extractors wrote each term and each value as a bullet of its
 own ("- Weight", "- 2 kg", "- Colour", "- Grey"), so which value belongs to which term was left to
-the reader, and a RAG chunk could hold a value without its term. A list whose values are short text
-(no blocks inside) is re-tagged before the extractors read it: one item per term, the term in bold,
-its values after a colon ("- **Weight**: 2 kg"). Lists whose values hold paragraphs, lists, tables
-or code (an API reference's entries) are left as the blocks they are.
+the reader, and a RAG chunk could hold a value without its term. A list whose terms and values are
+inline text (no blocks inside), each term with a value, is re-tagged before the extractors read it:
+one item per term, the term in bold, its values after a colon ("- **Weight**: 2 kg"). Lists whose
+values hold paragraphs, lists, tables or code (an API reference's entries) stay the blocks they are.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _MARKS = ("b", "strong")
 
 
 def pair_definitions(root: Any) -> int:
-    """Re-tag each ``<dl>`` of short values as a ``<ul>`` of "term: value" items; how many lists."""
+    """Re-tag each ``<dl>`` of inline terms and values as a ``<ul>`` of "term: value" items; how many."""
     changed = 0
     for dl in list(root.iter("dl")):
         groups = _groups(dl)
