@@ -53,8 +53,9 @@ def _extra(base: str, other: Counter[str]) -> str:
     """Blocks of ``base`` whose words are mostly missing from ``other``."""
     kept = []
     for block in blocks(base):
-        ws = [w.lower() for w in split_words(block)]
-        if ws and sum(1 for w in ws if w in other) / len(ws) < 0.5:
+        ws = words(block)  # tokenised as ``other`` is
+        n = sum(ws.values())
+        if n and sum(count for w, count in ws.items() if w in other) / n < 0.5:
             kept.append(block)
     return "\n".join(kept)
 
