@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .tree import squash
+
 #: Tags that make a value a block of its own, not text to put on its term's line.
 _BLOCKS = frozenset((
     "address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figure",
@@ -63,17 +65,17 @@ def _groups(dl: Any) -> list[tuple[list[Any], list[Any]]] | None:
         else:
             groups[-1][1].append(entry)
     # Every term with a value, every value with a term: a list of pairs, not a list of labels.
-    if any(not terms or not any(_words(v) for v in values) for terms, values in groups):
+    if any(not terms or not any(_text(v) for v in values) for terms, values in groups):
         return None
     return groups
 
 
-def _words(el: Any) -> str:
-    return " ".join(el.text_content().split())
+def _text(el: Any) -> str:
+    return squash(el.text_content())
 
 
 def _item(dl: Any, terms: list[Any], values: list[Any]) -> Any:
-    labelled = _words(terms[-1]).endswith((":", "\uff1a"))  # "Weight:" needs no colon of ours
+    labelled = _text(terms[-1]).endswith((":", "\uff1a"))  # "Weight:" needs no colon of ours
     item = dl.makeelement("li", {})
     term = item
     if not any(el.tag in _MARKS for t in terms for el in t.iter()):
@@ -81,7 +83,7 @@ def _item(dl: Any, terms: list[Any], values: list[Any]) -> Any:
         item.append(term)
     for n, dt in enumerate(terms):
         _move_content(dt, term, " / " if n else "")
-    for n, dd in enumerate(v for v in values if _words(v)):
+    for n, dd in enumerate(v for v in values if _text(v)):
         _move_content(dd, item, "; " if n else (" " if labelled else ": "))
     return item
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .markdown_escapes import ENTITY
+from .markdown_escapes import escaped_references
 
 __all__ = ["Held", "UNCLOSED_MATH", "hold_for_trafilatura"]
 
@@ -96,13 +96,13 @@ def _hold_mangled(root: Any) -> list[tuple[Any, str, str]]:
     for el, attr in found:
         value = written = getattr(el, attr)
         holder = el.getparent() if attr == "tail" else el
-        in_code = holder is not None and any(
-            _tag(a) in _CODE_TAGS for a in (holder, *holder.iterancestors())
+        in_code = holder is not None and (
+            holder.tag in _CODE_TAGS or next(holder.iterancestors(*_CODE_TAGS), None) is not None
         )
         if not in_code and _unclosed_math(written):  # first: the backslashes below are Markdown's
             written = written.replace("\\", _BACKSLASH)
         if "&" in written and not in_code:
-            written = ENTITY.sub(r"\\&", written)
+            written = escaped_references(written)
         written = written.replace("&", _STAND_INS["&"])
         written = _JOINING.sub(lambda joiner: _STAND_INS[joiner.group()], written)
         if written != value:
@@ -133,6 +133,3 @@ _STAND_IN = re.compile(f"[{''.join(_STAND_INS.values())}{_BACKSLASH}]")
 _TO_HOLD = re.compile(f"[{re.escape(''.join(_STAND_INS))}\\\\{''.join(_STAND_INS.values())}{_BACKSLASH}]")
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
 
-
-def _tag(el: Any) -> str:
-    return el.tag if isinstance(el.tag, str) else ""

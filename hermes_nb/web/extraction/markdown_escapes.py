@@ -8,17 +8,18 @@ backslash CommonMark gives it, as trafilatura does for its readings; inside code
 since a code span or block shows its text as it is.
 
 ``escaped`` is for a run of inline text, ``escaped_block_start`` for the first characters of a line
-of a paragraph, and ``ENTITY`` is what CommonMark reads as a character reference.
+of a paragraph, and ``escaped_references`` for text whose other characters are escaped elsewhere
+(trafilatura's readings) but whose character references must still show as written.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["ENTITY", "escaped", "escaped_block_start"]
+__all__ = ["escaped", "escaped_block_start", "escaped_references"]
 
 #: A character reference as CommonMark reads one (``&amp;``, ``&#123;``, ``&#x1F600;``).
-ENTITY = re.compile(r"&(?=(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)")
+_ENTITY = re.compile(r"&(?=(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)")
 #: A backslash that CommonMark would read as an escape (before ASCII punctuation), kept as a backslash.
 _BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~]|$)")
 #: Characters that are syntax anywhere in a line: emphasis, strikethrough, code, links, raw HTML.
@@ -33,7 +34,13 @@ def escaped(text: str) -> str:
     if not _SPECIAL.search(text):  # most runs of text: nothing to escape
         return text
     text = _BACKSLASH.sub(r"\\\\", text)
-    return ENTITY.sub(r"\\&", _INLINE.sub(r"\\\1", text))
+    return escaped_references(_INLINE.sub(r"\\\1", text))
+
+
+def escaped_references(text: str) -> str:
+    """``text`` with the backslash CommonMark needs before each ``&`` that would start a character
+    reference (``&lt;`` shown as it is, not as ``<``)."""
+    return _ENTITY.sub(r"\\&", text)
 
 
 def escaped_block_start(line: str) -> str:
