@@ -57,8 +57,9 @@ def test_a_line_break_inside_a_paragraph_stays_a_line_break() -> None:
 
 
 def test_inline_tags_and_escapes_of_trafilatura_markdown() -> None:
-    assert markdown_to_text("E = mc<sup>2</sup>, snake\\_case and is_eligible_checkout") == (
-        "E = mc 2, snake_case and is_eligible_checkout"
+    # Raised and lowered characters join the word they belong to, as a browser's text does.
+    assert markdown_to_text("E = mc<sup>2</sup>, H<sub>2</sub>O, snake\\_case and is_eligible_checkout") == (
+        "E = mc2, H2O, snake_case and is_eligible_checkout"
     )
     assert "mc<sup>2</sup>" in markdown_to_html("E = mc<sup>2</sup>")
     # Escaped marks are characters, not emphasis or links, whatever follows them.

@@ -112,7 +112,7 @@ def markdown_to_text(markdown: str) -> str:
 
 
 def _inline(text: str) -> str:
-    text = _INLINE_TAG.sub(lambda m: "" if m.group(1) else " ", text)  # x<sup>2</sup>: "x 2"
+    text = _INLINE_TAG.sub("", text)  # x<sup>2</sup>: "x2"
     held: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
