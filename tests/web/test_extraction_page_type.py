@@ -340,3 +340,15 @@ def test_cards_that_are_table_rows_read_as_one_table_under_its_header() -> None:
     assert lines[:2] == ["| Year | Physics | Chemistry |", "|---|---|---|"]
     assert lines[2] == "| 1901 | Physicist 0 | Chemist 0 |"
     assert len(lines) == 10 and "share" not in lines[-1]  # furniture pruned in the rows too
+
+
+def test_a_card_whose_blocks_touch_counts_each_blocks_words() -> None:
+    # Rows of a ranking written without whitespace between their blocks: "4.Claude8.3Compare" is one
+    # run of characters in the element's text, but four words on the page.
+    rows = "".join(
+        f"<div class='flex row'><div>{i}.</div><div><a href='/p/{i}'>Tool {i}</a></div>"
+        f"<span>{9 - i / 10:.1f}</span><span>Compare</span></div>"
+        for i in range(1, 9)
+    )
+    cards = card_group(parse_html(_page(f"<main><h1>Ranking</h1><div class='list'>{rows}</div></main>")))
+    assert len(cards) == 8 and cards[0].get("class") == "flex row"

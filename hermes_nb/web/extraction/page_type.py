@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .scripts import word_count
+from .tree import visible_text
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
@@ -165,7 +166,8 @@ def card_group(root: Any) -> list[Any]:
         if n < CARDS or n <= len(best):
             continue
         cards = [k for k in kids if (k.tag, (k.get("class") or "").split(" ")[0]) == key]
-        with_link = [c for c in cards if c.find(".//a") is not None and word_count(c.text_content()) >= 3]
+        # Words counted across the card's blocks: "<div>4.</div><div>Claude</div>" is two, not one.
+        with_link = [c for c in cards if c.find(".//a") is not None and word_count(visible_text(c)) >= 3]
         if len(with_link) >= CARDS and len(with_link) > len(best):
             best = with_link
     return best
