@@ -31,6 +31,15 @@ def test_a_long_block_inside_earlier_text_goes_a_short_one_stays() -> None:
     assert f"> {quote}" not in text and "I love it." in text and text.endswith("matte speckled glaze")
 
 
+def test_a_grids_cards_keep_their_own_prices_and_ratings() -> None:
+    # Two lamps at the same price: the second card's "$49" is its own price, not a copy of the first.
+    grid = "Arc lamp\n\n$49\n\n4.5 (120)\n\nAdd to cart\n\nDesk lamp\n\n$49\n\n4.5 (120)\n\nAdd to cart"
+    text, dropped = drop_repeats(grid, keep_values=True)
+    assert dropped == 1 and text.count("$49") == 2 and text.count("4.5 (120)") == 2
+    assert text.count("Add to cart") == 1  # a repeated button is still a repeat
+    assert drop_repeats(grid)[0].count("$49") == 1  # a product page's repeated figure goes
+
+
 def test_code_blocks_and_table_rows_are_never_touched() -> None:
     markdown = (
         "```\nclient = Client()\n\nclient = Client()\n```\n\n| Yes | No |\n| --- | --- |\n| Yes | No |\n\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from hermes_nb import config
@@ -149,9 +150,13 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice = _with_product_description(choice, meta.get("json_ld_product") or {})
     if guess in _CARD_TYPES:
         choice = _with_missed_cards(root, choice, tried)
-    # Products, grids, listings and threads lose every block they say twice; every other page only a
-    # whole section it says twice (a responsive copy). No page keeps lines of identifiers.
-    drop = drop_repeats if guess in _REPEATS_DROPPED else drop_copied_sections
+    # Products and threads lose every block they say twice, grids and listings every one but their
+    # cards' figures (two cards at one price each keep it); every other page only a whole section it
+    # says twice (a responsive copy). No page keeps lines of identifiers.
+    if guess in _CARD_TYPES:
+        drop: Callable[[str], tuple[str, int]] = partial(drop_repeats, keep_values=True)
+    else:
+        drop = drop_repeats if guess in _REPEATS_DROPPED else drop_copied_sections
     choice, changes["repeated_blocks_dropped"] = _without(choice, drop, "repeated blocks dropped")
     choice, changes["identifier_lines_dropped"] = _without(
         choice, drop_identifier_lines, "lines of identifiers dropped"

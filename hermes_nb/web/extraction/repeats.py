@@ -26,8 +26,12 @@ CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text
 COPIED_RUN_BLOCKS = 10
 
 
-def drop_repeats(markdown: str) -> tuple[str, int]:
-    """``markdown`` without the blocks it already said, and how many blocks went."""
+def drop_repeats(markdown: str, *, keep_values: bool = False) -> tuple[str, int]:
+    """``markdown`` without the blocks it already said, and how many blocks went.
+
+    With ``keep_values`` (a grid's or listing's cards), a short line holding a figure stays however
+    often it comes: each card's price, rating or date is that card's, not a copy of the one before.
+    """
     kept: list[str] = []
     seen: set[tuple[str, ...]] = set()
     before = " "  # the words kept so far, space-separated and space-padded, for containment tests
@@ -42,6 +46,9 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
             kept.append(line)
             continue
         joined = " ".join(key)
+        if keep_values and _value(key):
+            kept.append(line)
+            continue
         if key in seen or (len(key) >= CONTAINED_WORDS and f" {joined} " in before):
             dropped += 1
             continue
@@ -51,6 +58,12 @@ def drop_repeats(markdown: str) -> tuple[str, int]:
     if not dropped:
         return markdown, 0
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+
+
+def _value(key: tuple[str, ...]) -> bool:
+    """A figure with at most a word around it ("$599+", "7.9", "13 colors", "4.5 (120)")."""
+    figures = sum(1 for w in key if any(ch.isdigit() for ch in w))
+    return bool(figures) and len(key) - figures <= 1
 
 
 def drop_copied_sections(markdown: str) -> tuple[str, int]:
