@@ -352,3 +352,23 @@ def test_a_card_whose_blocks_touch_counts_each_blocks_words() -> None:
     )
     cards = card_group(parse_html(_page(f"<main><h1>Ranking</h1><div class='list'>{rows}</div></main>")))
     assert len(cards) == 8 and cards[0].get("class") == "flex row"
+
+
+def test_cards_added_to_a_reading_take_the_place_of_its_orphaned_card_lines() -> None:
+    # The reading kept each card's price but took the linked titles for navigation; the grid's cards
+    # come after it whole, and the prices read without their titles go.
+    from hermes_nb.web.extraction.candidates import Candidate
+    from hermes_nb.web.extraction.choose import Choice
+    from hermes_nb.web.extraction.pipeline import _with_missed_cards
+
+    cards = "".join(
+        f"<div class='card'><a href='/p/{i}'>Standing desk model {i}</a><p>${500 + 100 * (i % 3)}+</p></div>"
+        for i in range(8)
+    )
+    root = parse_html(_page(f"<main><h1>Desks</h1><p>{PROSE}</p><div class='grid'>{cards}</div></main>"))
+    orphans = "\n\n".join(f"${500 + 100 * (i % 3)}+" for i in range(8))
+    lead = f"# Desks\n\n{PROSE.strip()}"
+    reading = Choice(Candidate("trafilatura", f"{lead}\n\n{orphans}"), 0.6, "primary kept")
+    text = _with_missed_cards(root, reading, []).candidate.markdown
+    assert text.startswith(f"{lead}\n\nStanding desk model 0\n\n$500+\n\nStanding desk")
+    assert text.count("$500+") == 3 and text.count("Standing desk model") == 8

@@ -33,7 +33,7 @@ from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
-from .scripts import word_count
+from .scripts import split_words, word_count
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
@@ -348,8 +348,20 @@ def _with_missed_cards(root: Any, choice: Choice, tried: list[str]) -> Choice:
     text = choice.candidate.markdown
     if not n or sum((wanted & words(text)).values()) / n >= CARDS_HELD:
         return choice
+    text = _without_card_fragments(text, cards.markdown)
     both = cands.Candidate(choice.candidate.name, f"{text}\n\n{cards.markdown}".strip(), cards.link_density)
     return Choice(both, choice.confidence, choice.reason + "; the grid's cards the reading missed")
+
+
+def _without_card_fragments(text: str, cards: str) -> str:
+    """``text`` without its lines that are lines of the cards (prices read without their titles)."""
+    card_lines = {key for key in (_line_key(line) for line in cards.split("\n")) if key}
+    kept = [line for line in text.split("\n") if _line_key(line) not in card_lines]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
+def _line_key(line: str) -> str:
+    return " ".join(w.lower() for w in split_words(line))
 
 
 def _without(choice: Choice, drop: Callable[[str], tuple[str, int]], reason: str) -> tuple[Choice, int]:
