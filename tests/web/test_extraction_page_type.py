@@ -372,3 +372,24 @@ def test_cards_added_to_a_reading_take_the_place_of_its_orphaned_card_lines() ->
     text = _with_missed_cards(root, reading, []).candidate.markdown
     assert text.startswith(f"{lead}\n\nStanding desk model 0\n\n$500+\n\nStanding desk")
     assert text.count("$500+") == 3 and text.count("Standing desk model") == 8
+
+
+def test_a_reading_that_holds_the_cards_blurbs_but_not_their_titles_gets_the_cards() -> None:
+    # The blurbs are most of the cards' words, but a grid read without its product names is no grid.
+    from hermes_nb.web.extraction.candidates import Candidate
+    from hermes_nb.web.extraction.choose import Choice
+    from hermes_nb.web.extraction.pipeline import _with_missed_cards
+
+    blurb = "A replacement battery for the handheld console, tested and covered by a lifetime guarantee {i}."
+    cards = "".join(
+        f"<div class='card'><a href='/p/{i}'>Console battery {i}</a><p>{blurb.format(i=i)}</p></div>"
+        for i in range(8)
+    )
+    root = parse_html(_page(f"<main><h1>Parts</h1><div class='grid'>{cards}</div></main>"))
+    blurbs = "\n\n".join(blurb.format(i=i) for i in range(8))
+    reading = Choice(Candidate("trafilatura", f"# Parts\n\n{blurbs}"), 0.6, "primary kept")
+    text = _with_missed_cards(root, reading, []).candidate.markdown
+    assert text.count("Console battery") == 8 and text.count("lifetime guarantee 3.") == 1
+    both = "\n\n".join(f"Console battery {i}\n\n{blurb.format(i=i)}" for i in range(8))
+    titled = Choice(Candidate("trafilatura", f"# Parts\n\n{both}"), 0.6, "primary kept")
+    assert _with_missed_cards(root, titled, []) is titled

@@ -336,21 +336,39 @@ def _with_product_description(choice: Choice, product: dict[str, str]) -> Choice
 
 
 def _with_missed_cards(root: Any, choice: Choice, tried: list[str]) -> Choice:
-    """The grid's cards after the reading, when the reading holds less than ``CARDS_HELD`` of their words.
+    """The grid's cards after the reading, when it holds less than ``CARDS_HELD`` of their words or most
+    of their titles are missing from it.
 
     Extractors read a grid's heading and blurb and take its cards (title, snippet, price) for
     navigation; on a product grid or listing the cards are the content.
     """
     tried.append(cands.CARDS)
-    cards = cands.cards_candidate(card_group(root))
+    group = card_group(root)
+    cards = cands.cards_candidate(group)
     wanted = words(cards.markdown)
     n = sum(wanted.values())
     text = choice.candidate.markdown
-    if not n or sum((wanted & words(text)).values()) / n >= CARDS_HELD:
+    if not n:
+        return choice
+    if sum((wanted & words(text)).values()) / n >= CARDS_HELD and not _titles_missed(group, text):
         return choice
     text = _without_card_fragments(text, cards.markdown)
     both = cands.Candidate(choice.candidate.name, f"{text}\n\n{cards.markdown}".strip(), cards.link_density)
     return Choice(both, choice.confidence, choice.reason + "; the grid's cards the reading missed")
+
+
+def _titles_missed(group: list[Any], text: str) -> bool:
+    """True when the reading lacks most of the cards' titles (each card's longest link text)."""
+    titles = []
+    for card in group:
+        links = [_line_key(a.text_content()) for a in card.iter("a")]
+        best = max(links, key=len, default="")
+        if best.count(" ") >= 1:
+            titles.append(best)
+    if len(titles) < len(group) / 2:
+        return False
+    said = " " + _line_key(text.replace("\n", " ")) + " "
+    return sum(f" {t} " in said for t in titles) < len(titles) / 2
 
 
 def _without_card_fragments(text: str, cards: str) -> str:
