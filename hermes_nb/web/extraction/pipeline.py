@@ -12,6 +12,7 @@ from hermes_nb.errors import ContentFetchError
 
 from . import candidates as cands
 from .ad_labels import drop_ad_labels
+from .block_links import open_block_links
 from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .definition_lists import pair_definitions
@@ -100,6 +101,7 @@ _CHANGES = (
     "emoji_images_read",
     "templates_dropped",
     "shadow_roots_opened",
+    "block_links_opened",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -237,6 +239,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "ruby_annotations_dropped": drop_ruby_annotations(root),
         # Not taken out but read: emoji drawn as images, as the emoji they show (emoji_images.py).
         "emoji_images_read": emoji_as_text(root),
+        # Cards written as one link, on untyped pages: their blurbs read as text (block_links.py).
+        "block_links_opened": open_block_links(root) if guess is None else 0,
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
