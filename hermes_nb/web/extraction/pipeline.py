@@ -155,10 +155,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     # Products and threads lose every block they say twice, grids and listings every one but their
     # cards' figures (two cards at one price each keep it); every other page only a whole section it
     # says twice (a responsive copy). No page keeps lines of identifiers.
-    if guess in _CARD_TYPES:
-        drop: Callable[[str], tuple[str, int]] = partial(drop_repeats, keep_values=True)
-    else:
-        drop = drop_repeats if guess in _REPEATS_DROPPED else drop_copied_sections
+    drop: Callable[[str], tuple[str, int]] = drop_copied_sections
+    if guess in _REPEATS_DROPPED:
+        drop = partial(drop_repeats, keep_values=guess in _CARD_TYPES)
     choice, changes["repeated_blocks_dropped"] = _without(choice, drop, "repeated blocks dropped")
     choice, changes["identifier_lines_dropped"] = _without(
         choice, drop_identifier_lines, "lines of identifiers dropped"
