@@ -17,28 +17,21 @@ listings it added their related-content strips and cost more than it gained.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .scripts import word_count
 from .tree import visible_text
 
 BLURB_WORDS = 8  # words beside a card link's title that make it a card rather than a headline
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _CARD_LINKS = "//a[@href][.//h1 or .//h2 or .//h3 or .//h4 or .//h5 or .//h6 or .//p]"
 
 
 def open_block_links(root: Any) -> int:
     """Turn the page's card links into blocks whose heading carries the link; how many were opened."""
     opened = 0
-    for link in root.xpath(_CARD_LINKS):
-        headings = list(link.iter(*_HEADINGS))
-        if headings:
-            title = sum(word_count(visible_text(h)) for h in headings)
-        else:
-            first = next((t for t in link.xpath(".//text()") if t.strip()), "")
-            title = word_count(first)
-        if word_count(visible_text(link)) - title < BLURB_WORDS:
-            continue
+    for link, headings in card_links(root):
         href = link.get("href")
         link.tag = "div"
         link.attrib.clear()
@@ -46,6 +39,19 @@ def open_block_links(root: Any) -> int:
             _link_heading(headings[0], href)
         opened += 1
     return opened
+
+
+def card_links(root: Any) -> Iterator[tuple[Any, list[Any]]]:
+    """The page's card links, each with the headings inside it (none when its title is its first line)."""
+    for link in root.xpath(_CARD_LINKS):
+        headings = list(link.iter(*HEADINGS))
+        if headings:
+            title = sum(word_count(visible_text(h)) for h in headings)
+        else:
+            first = next((t for t in link.xpath(".//text()") if t.strip()), "")
+            title = word_count(first)
+        if word_count(visible_text(link)) - title >= BLURB_WORDS:
+            yield link, headings
 
 
 def _link_heading(heading: Any, href: str | None) -> None:

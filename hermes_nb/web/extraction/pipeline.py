@@ -25,6 +25,7 @@ from .frames import frame_sources
 from .heading_controls import drop_heading_controls
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
+from .lost_labels import page_labels, restore_labels
 from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
@@ -34,7 +35,7 @@ from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
-from .scripts import split_words, word_count
+from .scripts import word_count, word_key
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
@@ -102,6 +103,7 @@ _CHANGES = (
     "templates_dropped",
     "shadow_roots_opened",
     "block_links_opened",
+    "lost_titles_restored",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -135,6 +137,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     formulas = hold_formulas(root)
     changes["formulas_read_as_tex"] = len(formulas)
     guess = classify(root, url or "", meta)
+    labels = page_labels(root)  # before the toggles and card links are prepared away (lost_labels.py)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
@@ -163,6 +166,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
     choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
+    choice, changes["lost_titles_restored"] = _without(
+        choice, partial(restore_labels, labels=labels), "titles the reading lost restored"
+    )
     choice, changes["script_notices_dropped"] = _without(
         choice, drop_script_notices, "notices asking for JavaScript dropped"
     )
@@ -364,25 +370,21 @@ def _titles_missed(group: list[Any], text: str) -> bool:
     """True when the reading lacks most of the cards' titles (each card's longest link text)."""
     titles = []
     for card in group:
-        links = [_line_key(a.text_content()) for a in card.iter("a")]
+        links = [word_key(a.text_content()) for a in card.iter("a")]
         best = max(links, key=len, default="")
         if best.count(" ") >= 1:
             titles.append(best)
     if len(titles) < len(group) / 2:
         return False
-    said = " " + _line_key(text.replace("\n", " ")) + " "
+    said = " " + word_key(text.replace("\n", " ")) + " "
     return sum(f" {t} " in said for t in titles) < len(titles) / 2
 
 
 def _without_card_fragments(text: str, cards: str) -> str:
     """``text`` without its lines that are lines of the cards (prices read without their titles)."""
-    card_lines = {key for key in (_line_key(line) for line in cards.split("\n")) if key}
-    kept = [line for line in text.split("\n") if _line_key(line) not in card_lines]
+    card_lines = {key for key in (word_key(line) for line in cards.split("\n")) if key}
+    kept = [line for line in text.split("\n") if word_key(line) not in card_lines]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
-
-
-def _line_key(line: str) -> str:
-    return " ".join(w.lower() for w in split_words(line))
 
 
 def _without(choice: Choice, drop: Callable[[str], tuple[str, int]], reason: str) -> tuple[Choice, int]:

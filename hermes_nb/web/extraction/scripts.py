@@ -42,6 +42,12 @@ def split_words(text: str) -> list[str]:
     return (WORD if _UNSPACED_CHAR.search(text) else _SPACED_WORD).findall(text)
 
 
+def word_key(text: str) -> str:
+    """The lower-cased words of ``text``, space-separated: the same wording however it was spaced,
+    cased or punctuated."""
+    return " ".join(w.lower() for w in split_words(text))
+
+
 def word_count(text: str) -> int:
     """How many words ``text`` holds: its space-separated words, a Han or Kana character each.
 
