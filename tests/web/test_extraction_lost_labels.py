@@ -85,3 +85,36 @@ def test_an_faq_read_through_the_pipeline_keeps_its_questions() -> None:
     for question, answer in zip(QUESTIONS, ANSWERS, strict=True):
         assert f"### {question}\n\n{answer}" in doc.content
     assert doc.metadata["lost_titles_restored"] == 3
+
+
+OPENING = (
+    "Brands set up shoppable storefronts on the platforms their customers already use, so that shoppers "
+    "can discover, browse and buy products without leaving the app they were scrolling ({i})."
+)
+PARAGRAPH = f"<p>{OPENING}</p>"
+
+
+def test_section_headings_come_back_where_the_reading_read_paragraphs_alone() -> None:
+    # Paragraphs that open alike: each heading goes back before its own. No element named like a content
+    # container: trafilatura reads the paragraphs one by one and leaves
+    # every heading out.
+    sections = "".join(f"<h2>Section heading number {i}</h2>{PARAGRAPH.format(i=i)}" for i in range(4))
+    page = (
+        "<html><head><title>Social commerce</title></head><body><div class='wysiwyg body'>"
+        f"<h2>Social commerce</h2>{PARAGRAPH.format(i='intro')}{sections}</div></body></html>"
+    )
+    doc = convert(page, "text/html", url="https://brand.example/blog/social-commerce")
+    for i in range(4):
+        assert f"## Section heading number {i}\n\n{OPENING.format(i=i)}" in doc.content
+    assert "## Social commerce" not in doc.content  # the page's title stays out of its text
+    assert doc.metadata["lost_titles_restored"] == 4
+
+
+def test_teasers_headlines_come_back_only_on_a_listing() -> None:
+    teaser = "<div class='teaser'><h3><a href='/story/{i}'>Story headline {i}</a></h3>" + PARAGRAPH + "</div>"
+    root = parse_html(f"<html><body>{''.join(teaser.format(i=i) for i in range(2))}</body></html>")
+    assert [label.title for label in page_labels(root)] == []
+    assert [label.title for label in page_labels(root, headlines=True)] == [
+        "Story headline 0",
+        "Story headline 1",
+    ]

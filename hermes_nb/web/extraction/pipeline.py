@@ -137,7 +137,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     formulas = hold_formulas(root)
     changes["formulas_read_as_tex"] = len(formulas)
     guess = classify(root, url or "", meta)
-    labels = page_labels(root)  # before the toggles and card links are prepared away (lost_labels.py)
+    # Before the toggles and card links are prepared away (lost_labels.py).
+    labels = page_labels(root, headlines=guess in _CARD_TYPES)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
@@ -167,7 +168,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     )
     choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
     choice, changes["lost_titles_restored"] = _without(
-        choice, partial(restore_labels, labels=labels), "titles the reading lost restored"
+        choice, partial(restore_labels, labels=labels, title=title), "titles the reading lost restored"
     )
     choice, changes["script_notices_dropped"] = _without(
         choice, drop_script_notices, "notices asking for JavaScript dropped"
