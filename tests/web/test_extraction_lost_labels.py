@@ -48,9 +48,7 @@ def test_a_lost_title_goes_back_before_its_text_and_nowhere_else() -> None:
     ]
     text, restored = restore_labels(reading, labels)
     assert restored == 1
-    assert text == (
-        f"## Delivery\n\n### How long does delivery take?\n\n{body}\n\nThanks for reading."
-    )
+    assert text == (f"## Delivery\n\n### How long does delivery take?\n\n{body}\n\nThanks for reading.")
 
 
 def test_a_title_the_reading_kept_is_not_doubled() -> None:

@@ -35,7 +35,7 @@ from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
 from .tree import squash, visible_text
 
-__all__ = ["Label", "page_labels", "restore_labels"]
+__all__ = ["Label", "compact", "line_keys", "page_labels", "restore_labels"]
 
 #: Opening words of a titled text that find it in the reading (fewer would find the wrong line).
 BODY_WORDS = 6
@@ -75,13 +75,13 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
     if not labels:
         return markdown, 0
     lines = markdown.split("\n")
-    keys = [word_key(_LINK_TARGET.sub("]", line)) for line in lines]
-    own_lines = set(keys)
-    page_title = word_key(title)
+    keys = line_keys(lines)
+    own_lines = {compact(key) for key in keys}
+    page_title = compact(word_key(title))
     taken: set[int] = set()
     inserts: dict[int, list[str]] = {}
     for label in labels:
-        title_key = word_key(label.title)
+        title_key = compact(word_key(label.title))
         # Labels come in page order: texts that open alike take their titles in turn, a title that
         # stays out (the page's, or one the reading has) holding its text's line all the same.
         at = next((i for i, key in enumerate(keys) if i not in taken and _opens(key, label.opening)), None)
@@ -90,7 +90,7 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
         taken.add(at)
         if title_key in own_lines or (page_title and title_key in page_title):
             continue
-        if title_key in keys[at] or title_key in _line_before(keys, at):
+        if title_key in compact(keys[at]) or title_key in compact(_line_before(keys, at)):
             continue
         own_lines.add(title_key)
         text = escaped(label.title)
@@ -105,6 +105,17 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
             out.extend((title, ""))
         out.append(line)
     return "\n".join(out), sum(len(titles) for titles in inserts.values())
+
+
+def line_keys(lines: list[str]) -> list[str]:
+    """The word key of each line of Markdown, its links' targets left out (they are not its words)."""
+    return [word_key(_LINK_TARGET.sub("]", line)) for line in lines]
+
+
+def compact(key: str) -> str:
+    """A word key without its spaces: the test for text a reading already has, which a page's markup
+    may split inside a word ("<b>S</b><b>aving</b>") or run together across two."""
+    return key.replace(" ", "")
 
 
 def _opens(key: str, opening: str) -> bool:

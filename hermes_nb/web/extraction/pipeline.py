@@ -26,6 +26,7 @@ from .heading_controls import drop_heading_controls
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .lost_labels import page_labels, restore_labels
+from .lost_lists import page_lists, restore_lists
 from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
@@ -103,6 +104,7 @@ _CHANGES = (
     "templates_dropped",
     "shadow_roots_opened",
     "block_links_opened",
+    "lost_lists_restored",
     "lost_titles_restored",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
@@ -139,6 +141,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     guess = classify(root, url or "", meta)
     # Before the toggles and card links are prepared away (lost_labels.py).
     labels = page_labels(root, headlines=guess in _CARD_TYPES)
+    lists = page_lists(root)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
     # A second opinion where trafilatura is most often short of paragraphs (short results on untyped
@@ -167,6 +170,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
     choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
+    choice, changes["lost_lists_restored"] = _without(
+        choice, partial(restore_lists, lists=lists), "lists the reading lost restored"
+    )
     choice, changes["lost_titles_restored"] = _without(
         choice, partial(restore_labels, labels=labels, title=title), "titles the reading lost restored"
     )
