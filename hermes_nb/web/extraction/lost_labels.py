@@ -78,16 +78,19 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
     keys = line_keys(lines)
     own_lines = {compact(key) for key in keys}
     page_title = compact(word_key(title))
-    taken: set[int] = set()
+    # The lines that open with each run of ``BODY_WORDS`` words, in order; labels come in page order,
+    # so texts that open alike take their titles in turn, a title that stays out (the page's, or one
+    # the reading has) holding its text's line all the same.
+    opening_lines: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        opening_lines.setdefault(" ".join(key.split(" ")[:BODY_WORDS]), []).append(i)
     inserts: dict[int, list[str]] = {}
     for label in labels:
         title_key = compact(word_key(label.title))
-        # Labels come in page order: texts that open alike take their titles in turn, a title that
-        # stays out (the page's, or one the reading has) holding its text's line all the same.
-        at = next((i for i, key in enumerate(keys) if i not in taken and _opens(key, label.opening)), None)
-        if at is None:
+        waiting = opening_lines.get(label.opening)
+        if not waiting:
             continue
-        taken.add(at)
+        at = waiting.pop(0)
         if title_key in own_lines or (page_title and title_key in page_title):
             continue
         if title_key in compact(keys[at]) or title_key in compact(_line_before(keys, at)):
@@ -116,10 +119,6 @@ def compact(key: str) -> str:
     """A word key without its spaces: the test for text a reading already has, which a page's markup
     may split inside a word ("<b>S</b><b>aving</b>") or run together across two."""
     return key.replace(" ", "")
-
-
-def _opens(key: str, opening: str) -> bool:
-    return key == opening or key.startswith(opening + " ")
 
 
 def _line_before(keys: list[str], at: int) -> str:
