@@ -15,6 +15,7 @@ from .ad_labels import drop_ad_labels
 from .block_links import open_block_links
 from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
+from .control_lines import drop_control_lines
 from .definition_lists import pair_definitions
 from .dialogs import drop_dialogs
 from .document import Document
@@ -91,6 +92,7 @@ _CHANGES = (
     "repeated_blocks_dropped",
     "identifier_lines_dropped",
     "ad_labels_dropped",
+    "control_lines_dropped",
     "script_notices_dropped",
     "product_extras_dropped",
     "dialogs_dropped",
@@ -170,6 +172,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
     choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
+    choice, changes["control_lines_dropped"] = _without(choice, drop_control_lines, "page controls dropped")
     choice, changes["lost_lists_restored"] = _without(
         choice, partial(restore_lists, lists=lists), "lists the reading lost restored"
     )
