@@ -33,7 +33,7 @@ from typing import Any
 from .block_links import BLURB_WORDS, HEADINGS, card_links
 from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
-from .tree import squash, visible_text
+from .tree import inline_text
 
 __all__ = ["Label", "compact", "line_keys", "page_labels", "restore_labels"]
 
@@ -129,7 +129,7 @@ def _section_labels(root: Any, headlines: bool) -> Iterator[Label]:
     """Headings below the page's title, with the opening words of the text that follows each; linked
     headings (teasers' headlines) only with ``headlines``."""
     for heading in root.iter(*SECTION_HEADINGS):
-        title = visible_text(heading)
+        title = inline_text(heading)
         if not title or word_count(title) > TITLE_WORDS or (not headlines and _linked(heading, title)):
             continue
         opening = _words_following(heading)
@@ -139,9 +139,9 @@ def _section_labels(root: Any, headlines: bool) -> Iterator[Label]:
 
 def _linked(heading: Any, title: str) -> bool:
     """True when the heading's text is a link's: a teaser's headline, whose blurb is not its section."""
-    if heading.xpath("ancestor::a"):
+    if next(heading.iterancestors("a"), None) is not None:
         return True
-    return any(squash(visible_text(a)) == title for a in heading.iter("a"))
+    return any(inline_text(a) == title for a in heading.iter("a"))
 
 
 def _words_following(el: Any, *, within: Any = None) -> list[str]:
@@ -172,12 +172,12 @@ def _toggle_labels(root: Any) -> Iterator[Label]:
     ids = {el.get("id"): el for el in root.xpath("//*[@id]")}
     for toggle in toggles:
         panel = ids.get((toggle.get("aria-controls") or "").split(" ")[0])
-        title = visible_text(toggle)
+        title = inline_text(toggle)
         if panel is None or not TOGGLE_WORDS <= word_count(title) <= TITLE_WORDS:
             continue
         if toggle in panel.iterancestors():  # a panel around its own toggle is not an answer
             continue
-        opening = split_words(visible_text(panel))
+        opening = _first_words(panel, BLURB_WORDS)
         if len(opening) >= BLURB_WORDS:
             yield Label(title, _heading_level(toggle), word_key(" ".join(opening[:BODY_WORDS])))
 
@@ -188,12 +188,22 @@ def _card_link_labels(root: Any) -> Iterator[Label]:
         if not headings:
             continue
         heading = headings[0]
-        title = visible_text(heading)
+        title = inline_text(heading)
         if not title or word_count(title) > TITLE_WORDS:
             continue
         opening = _words_following(heading, within=link)
         if len(opening) >= BODY_WORDS:
             yield Label(title, int(heading.tag[1]), word_key(" ".join(opening[:BODY_WORDS])))
+
+
+def _first_words(el: Any, n: int) -> list[str]:
+    """The first ``n`` or more words of ``el``'s text (read no further than needed)."""
+    found: list[str] = []
+    for text in el.itertext():
+        found.extend(split_words(text))
+        if len(found) >= n:
+            break
+    return found
 
 
 def _heading_level(el: Any) -> int:

@@ -26,7 +26,7 @@ from typing import Any
 from .html_markdown import fragment_to_markdown
 from .lost_labels import BODY_WORDS, compact, line_keys
 from .scripts import split_words, word_key
-from .tree import is_hidden, link_density, visible_text
+from .tree import inline_text, is_hidden, link_density, visible_text
 
 __all__ = ["LostList", "page_lists", "restore_lists"]
 
@@ -57,12 +57,14 @@ def page_lists(root: Any) -> list[LostList]:
         before = lst.getprevious()
         if before is None or before.tag not in _NEIGHBOURS:
             continue
-        closing = split_words(visible_text(before))
-        words = split_words(visible_text(lst))
-        if len(closing) < NEIGHBOUR_WORDS or len(words) < LIST_WORDS or link_density(lst) > LIST_LINK_DENSITY:
+        closing = split_words(inline_text(before))
+        if len(closing) < NEIGHBOUR_WORDS or link_density(lst) > LIST_LINK_DENSITY:
             continue
         line = (lst, *lst.iterancestors())
         if lst.xpath(_FURNITURE) or any(is_hidden(el) or _COMMENTS.search(_names(el)) for el in line):
+            continue
+        words = split_words(visible_text(lst))
+        if len(words) < LIST_WORDS:
             continue
         wrapper = lst.makeelement("div", {})
         wrapper.append(copy.deepcopy(lst))
@@ -78,7 +80,7 @@ def _item_openings(lst: Any) -> list[str]:
     """The opening words of each of the list's items that has ``ITEM_WORDS`` or more."""
     openings = []
     for item in lst.iterchildren("li"):
-        words = split_words(visible_text(item))
+        words = split_words(inline_text(item))
         if len(words) >= ITEM_WORDS:
             openings.append(compact(word_key(" ".join(words[:ITEM_WORDS]))))
     return openings

@@ -128,6 +128,14 @@ def visible_text(root: Any) -> str:
     return squash(" ".join(root.xpath(_VISIBLE_TEXT)))
 
 
+def inline_text(el: Any) -> str:
+    """Whitespace-squashed text of ``el`` run together as a browser runs inline elements ("<b>S</b>aving"
+    is "Saving"), without scripts and styles: for a heading, a button, a paragraph."""
+    if next(el.iter("script", "style", "noscript", "template"), None) is not None:
+        return visible_text(el)
+    return squash(el.text_content())
+
+
 def unlinked_word_count(root: Any) -> int:
     """Words a reader sees outside links (menus and link lists left out)."""
     if root is None:
