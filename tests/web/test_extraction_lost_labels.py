@@ -116,3 +116,15 @@ def test_teasers_headlines_come_back_only_on_a_listing() -> None:
         "Story headline 0",
         "Story headline 1",
     ]
+
+
+def test_a_restored_heading_leaves_its_permalink_sign_behind() -> None:
+    sections = "".join(
+        f"<h2>Step {i}<a class='headerlink' href='#s{i}' title='Permalink'>¶</a></h2>{PARAGRAPH.format(i=i)}"
+        for i in range(3)
+    )
+    page = f"<html><head><title>Guide</title></head><body><div class='wysiwyg'>{sections}</div></body></html>"
+    doc = convert(page, "text/html", url="https://docs.example.org/guide")
+    for i in range(3):
+        assert f"## Step {i}\n\n{OPENING.format(i=i)}" in doc.content
+    assert "¶" not in doc.content

@@ -141,7 +141,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     formulas = hold_formulas(root)
     changes["formulas_read_as_tex"] = len(formulas)
     guess = classify(root, url or "", meta)
-    # Before the toggles and card links are prepared away (lost_labels.py).
+    # Permalink signs and edit links inside headings ("Installation¶", "History[edit]"): not the titles'
+    # words. Then the titles, before the toggles and card links are prepared away (lost_labels.py).
+    changes["heading_controls_dropped"] = drop_heading_controls(root)
     labels = page_labels(root, headlines=guess in _CARD_TYPES)
     lists = page_lists(root)
     changes.update(_prepared(root, guess))
@@ -248,8 +250,6 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "product_extras_dropped": drop_product_extras(root) if guess == "product" else 0,
         # Not taken out but unmasked: prose whose class trafilatura reads as boilerplate (misnamed.py).
         "misnamed_blocks_kept": unmask_misnamed(root),
-        # Permalink signs and edit links inside headings ("Installation¶", "History[edit]").
-        "heading_controls_dropped": drop_heading_controls(root),
         # Readings printed above characters (furigana): the base text is the text (ruby.py).
         "ruby_annotations_dropped": drop_ruby_annotations(root),
         # Not taken out but read: emoji drawn as images, as the emoji they show (emoji_images.py).
