@@ -128,3 +128,10 @@ def test_a_restored_heading_leaves_its_permalink_sign_behind() -> None:
     for i in range(3):
         assert f"## Step {i}\n\n{OPENING.format(i=i)}" in doc.content
     assert "¶" not in doc.content
+
+
+def test_nothing_goes_back_inside_fenced_code() -> None:
+    # A manual page's sections read as one code block: a title put back there would read as code.
+    reading = "```\nls - list directory contents\n\nls [OPTION]... [FILE]...\n```"
+    label = Label("NAME", 2, "ls list directory contents")
+    assert restore_labels(reading, [label]) == (reading, 0)

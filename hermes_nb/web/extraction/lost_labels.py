@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_nb.code_fences import CodeFences
+
 from .block_links import BLURB_WORDS, HEADINGS, card_links
 from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
@@ -111,8 +113,10 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
 
 
 def line_keys(lines: list[str]) -> list[str]:
-    """The word key of each line of Markdown, its links' targets left out (they are not its words)."""
-    return [word_key(_LINK_TARGET.sub("]", line)) for line in lines]
+    """The word key of each line of Markdown, its links' targets left out (they are not its words);
+    ``""`` for a line of fenced code, where nothing is put back (a title there would read as code)."""
+    fences = CodeFences()
+    return ["" if fences.read(line) else word_key(_LINK_TARGET.sub("]", line)) for line in lines]
 
 
 def compact(key: str) -> str:
