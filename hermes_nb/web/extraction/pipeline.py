@@ -169,19 +169,19 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     drop: Callable[[str], tuple[str, int]] = drop_copied_sections
     if guess in _REPEATS_DROPPED:
         drop = partial(drop_repeats, keep_values=guess in _CARD_TYPES)
-    choice, changes["repeated_blocks_dropped"] = _without(choice, drop, "repeated blocks dropped")
-    choice, changes["identifier_lines_dropped"] = _without(
+    choice, changes["repeated_blocks_dropped"] = _edited(choice, drop, "repeated blocks dropped")
+    choice, changes["identifier_lines_dropped"] = _edited(
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
-    choice, changes["ad_labels_dropped"] = _without(choice, drop_ad_labels, "advertisement labels dropped")
-    choice, changes["control_lines_dropped"] = _without(choice, drop_control_lines, "page controls dropped")
-    choice, changes["lost_lists_restored"] = _without(
+    choice, changes["ad_labels_dropped"] = _edited(choice, drop_ad_labels, "advertisement labels dropped")
+    choice, changes["control_lines_dropped"] = _edited(choice, drop_control_lines, "page controls dropped")
+    choice, changes["lost_lists_restored"] = _edited(
         choice, partial(restore_lists, lists=lists), "lists the reading lost restored"
     )
-    choice, changes["lost_titles_restored"] = _without(
+    choice, changes["lost_titles_restored"] = _edited(
         choice, partial(restore_labels, labels=labels, title=title), "titles the reading lost restored"
     )
-    choice, changes["script_notices_dropped"] = _without(
+    choice, changes["script_notices_dropped"] = _edited(
         choice, drop_script_notices, "notices asking for JavaScript dropped"
     )
     # An application shell: what was read is a notice or hidden scaffolding, not text (shell.py).
@@ -397,13 +397,14 @@ def _without_card_fragments(text: str, cards: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
-def _without(choice: Choice, drop: Callable[[str], tuple[str, int]], reason: str) -> tuple[Choice, int]:
-    """The reading with what ``drop`` takes out of its text, and how many blocks went."""
-    text, dropped = drop(choice.candidate.markdown)
-    if not dropped:
+def _edited(choice: Choice, edit: Callable[[str], tuple[str, int]], reason: str) -> tuple[Choice, int]:
+    """The reading with what ``edit`` takes out of its text (or puts back into it: lost titles and
+    lists), and how many blocks it changed."""
+    text, changed = edit(choice.candidate.markdown)
+    if not changed:
         return choice, 0
     kept = cands.Candidate(choice.candidate.name, text, choice.candidate.link_density)
-    return Choice(kept, choice.confidence, f"{choice.reason}; {reason}"), dropped
+    return Choice(kept, choice.confidence, f"{choice.reason}; {reason}"), changed
 
 
 def _repair(current: Choice, better: cands.Candidate, reason: str) -> Choice:
