@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+from .formats import linked_text
 from .lines import drop_lines
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _CONTROL = re.compile(
     r"(?:skip\s+to\s+(?:the\s+)?(?:main\s+)?(?:content|navigation|search)"
     r"|(?:log|sign)\s*(?:in|out|up)(?:\s*(?:/|or|\|)\s*(?:log|sign)\s*(?:in|up)|\s+for\s+free)?"
@@ -35,4 +35,4 @@ def _control(line: str) -> bool:
     text = line.strip()
     if text.startswith("#"):
         return False
-    return bool(_CONTROL.fullmatch(_LINK.sub(r"\1", text).strip(" *_>-+")))
+    return bool(_CONTROL.fullmatch(linked_text(text).strip(" *_>-+")))

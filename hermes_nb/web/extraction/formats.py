@@ -121,13 +121,18 @@ def _inline(text: str) -> str:
 
     text = FORMULA.sub(hold, text)  # TeX as it is: ``a_{ij}`` or ``\\`` are no Markdown
     text = _ESCAPE.sub(hold, text)
-    text = _IMAGE.sub(r"\1", text)
-    text = _LINK.sub(r"\1", text)
+    text = linked_text(text)
     text = _CODE_SPAN.sub(r"\1", text)
     text = _EMPHASIS.sub(lambda m: m.group(2) if m.group(1) else m.group(4), text)
     text = _STRIKETHROUGH.sub(r"\1", text)
     text = _HELD.sub(lambda m: held[int(m.group(1))], text)
     return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def linked_text(text: str) -> str:
+    """Markdown ``text`` with its images and links as their text (the words a reader sees, not the
+    targets; a target may hold parentheses, as Wikipedia's do)."""
+    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
 
 
 def markdown_to_html(markdown: str) -> str:

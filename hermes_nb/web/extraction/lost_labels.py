@@ -25,7 +25,6 @@ article +0.0008); Readability's pages unchanged (0.9603).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from typing import Any
 from hermes_nb.code_fences import CodeFences
 
 from .block_links import BLURB_WORDS, HEADINGS, card_links
+from .formats import linked_text
 from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
 from .tree import inline_text
@@ -50,7 +50,6 @@ FOLLOWING_LEVELS = 3
 SECTION_HEADINGS = HEADINGS[1:]  # the h1 is the page's title, which a reading leaves out on purpose
 _NOT_TEXT = ("script", "style", "template", "noscript")
 _TOGGLES = "//*[@aria-controls][self::button or @role='button' or @aria-expanded]"
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")  # a Markdown link's target: not words of the text
 
 
 @dataclass(frozen=True)
@@ -113,10 +112,10 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
 
 
 def line_keys(lines: list[str]) -> list[str]:
-    """The word key of each line of Markdown, its links' targets left out (they are not its words);
+    """The word key of each line of Markdown, its links and images as their text (``formats``);
     ``""`` for a line of fenced code, where nothing is put back (a title there would read as code)."""
     fences = CodeFences()
-    return ["" if fences.read(line) else word_key(_LINK_TARGET.sub("]", line)) for line in lines]
+    return ["" if fences.read(line) else word_key(linked_text(line)) for line in lines]
 
 
 def compact(key: str) -> str:
