@@ -35,7 +35,7 @@ from .block_links import BLURB_WORDS, HEADINGS, card_links
 from .formats import linked_text
 from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
-from .tree import inline_text
+from .tree import UNSEEN, inline_text
 
 __all__ = ["Label", "compact", "line_keys", "page_labels", "restore_labels"]
 
@@ -48,7 +48,6 @@ TITLE_WORDS = 30
 #: Levels up from a heading its text is looked for after (a heading that ends its wrapper).
 FOLLOWING_LEVELS = 3
 SECTION_HEADINGS = HEADINGS[1:]  # the h1 is the page's title, which a reading leaves out on purpose
-_NOT_TEXT = ("script", "style", "template", "noscript")
 _TOGGLES = "//*[@aria-controls][self::button or @role='button' or @aria-expanded]"
 
 
@@ -154,7 +153,7 @@ def _words_following(el: Any, *, within: Any = None) -> list[str]:
     levels = 0
     while len(found) < BODY_WORDS:
         for sibling in el.itersiblings():
-            if isinstance(sibling.tag, str) and sibling.tag not in _NOT_TEXT:
+            if isinstance(sibling.tag, str) and sibling.tag not in UNSEEN:
                 for text in sibling.itertext("*"):
                     found.extend(split_words(text))
                     if len(found) >= BODY_WORDS:

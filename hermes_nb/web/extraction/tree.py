@@ -14,6 +14,7 @@ _HIDDEN_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)", re.I
 )
 _SPACE = re.compile(r"\s+")
+UNSEEN = ("script", "style", "noscript", "template")  # elements whose text a reader never sees
 CURTAIN = 0.6  # a hidden element holding this share of the page's text is a loading curtain, kept
 _DISCLOSURE = re.compile(
     r"tabpanel|tab-pane|tab-content|tabs?[-_]panel|accordion|collaps|expand|disclosure|read-?more|"
@@ -108,7 +109,7 @@ def is_hidden(el: Any) -> bool:
 
 def shown_chars(el: Any) -> int:
     """Characters of ``el``'s text outside scripts, styles and templates."""
-    unseen = sum(len(s.text_content()) for s in el.iter("script", "style", "noscript", "template"))
+    unseen = sum(len(s.text_content()) for s in el.iter(*UNSEEN))
     return len(el.text_content()) - unseen
 
 
@@ -131,7 +132,7 @@ def visible_text(root: Any) -> str:
 def inline_text(el: Any) -> str:
     """Whitespace-squashed text of ``el`` run together as a browser runs inline elements ("<b>S</b>aving"
     is "Saving"), without scripts and styles: for a heading, a button, a paragraph."""
-    if next(el.iter("script", "style", "noscript", "template"), None) is not None:
+    if next(el.iter(*UNSEEN), None) is not None:
         return visible_text(el)
     return squash(el.text_content())
 
