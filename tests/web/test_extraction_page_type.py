@@ -7,6 +7,7 @@ import pytest
 from hermes_nb.web import content
 from hermes_nb.web.extraction.candidates import cards_candidate, sections_candidate
 from hermes_nb.web.extraction.page_type import PAGE_TYPES, card_group, classify
+from hermes_nb.web.extraction.scripts import split_words
 from hermes_nb.web.extraction.tree import parse_html
 
 PROSE = (
@@ -169,6 +170,16 @@ def test_the_sections_reading_keeps_a_page_of_linked_cards_and_drops_its_menu() 
     assert all(f"Story {i} tells" in reading for i in range(10))
     assert "Topic 3" not in reading
 
+
+
+def test_the_sections_reading_is_rendered_only_when_it_can_hold_the_words_asked_for() -> None:
+    # An ordered list's numbers are words of the Markdown that the page's text lacks: counted too.
+    items = "".join(f"<li>{w}</li>" for w in ("alpha", "beta", "gamma"))
+    root = parse_html(_page(f"<main><p>One two three four.</p><ol>{items}</ol></main>"))
+    whole = sections_candidate(root).markdown
+    assert len(split_words(whole)) == 10  # four words, three items, three numbers
+    assert sections_candidate(root, at_least=10).markdown == whole
+    assert sections_candidate(root, at_least=11).markdown == ""
 
 def _thread() -> str:
     return "<main>" + "".join(

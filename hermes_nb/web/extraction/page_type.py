@@ -161,16 +161,23 @@ def card_group(root: Any) -> list[Any]:
         if len(kids) < CARDS:
             continue
         for kid in kids:
-            groups[(kid.tag, (kid.get("class") or "").split(" ")[0])] += 1
+            groups[_card_kind(kid)] += 1
         (key, n), = groups.most_common(1)
         if n < CARDS or n <= len(best):
             continue
-        cards = [k for k in kids if (k.tag, (k.get("class") or "").split(" ")[0]) == key]
+        linked = [k for k in kids if _card_kind(k) == key and k.find(".//a") is not None]
+        if len(linked) < CARDS or len(linked) <= len(best):  # too few even before their words are read
+            continue
         # Words counted across the card's blocks: "<div>4.</div><div>Claude</div>" is two, not one.
-        with_link = [c for c in cards if c.find(".//a") is not None and word_count(visible_text(c)) >= 3]
+        with_link = [c for c in linked if word_count(visible_text(c)) >= 3]
         if len(with_link) >= CARDS and len(with_link) > len(best):
             best = with_link
     return best
+
+
+def _card_kind(el: Any) -> tuple[str, str]:
+    """What makes sibling elements cards of one group: their tag and first class."""
+    return el.tag, (el.get("class") or "").split(" ")[0]
 
 
 def _own_price(root: Any, cards: list[Any]) -> bool:

@@ -321,7 +321,8 @@ def _repaired(
             current = _repair(current, copy, "the page's copy for readers without scripts adds to it")
     if guess not in _NO_SECTIONS:
         tried.append(cands.SECTIONS)
-        sections = cands.sections_candidate(root)
+        at_least = SECTIONS_REPAIR[1] * sum(words(current.candidate.markdown).values())
+        sections = cands.sections_candidate(root, at_least=at_least)
         if contains(current.candidate, sections, share=SECTIONS_REPAIR[0], growth=SECTIONS_REPAIR[1]):
             current = _repair(current, sections, "page sections add missing content")
     return current
