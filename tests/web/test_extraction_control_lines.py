@@ -17,6 +17,14 @@ def test_lines_that_are_only_a_page_control_go() -> None:
         "Sort by:",
         "Page 1 of 8",
         "**Sign up for our weekly newsletter!**",
+        "6 min read",
+        "[Share this post](https://x.example/share)",
+        "Subscribe",
+        "[Back to blog](/blog)",
+        "Tags:",
+        "Was this helpful?",
+        "### Join Our Newsletter",  # headings that head none of the page's text
+        "## Table of Contents",
     ]
     markdown = "\n\n".join([TEXT, *controls, TEXT])
     assert drop_control_lines(markdown) == (f"{TEXT}\n\n{TEXT}", len(controls))
@@ -26,6 +34,8 @@ def test_headings_sentences_code_and_tables_keep_their_words() -> None:
     markdown = "\n\n".join(
         [
             "## Menu",  # a restaurant's menu heads its dishes
+            "## Tags",
+            "Back to the Future",  # a title, not a way back
             "Sign in to your account to see your orders and returns.",
             "```\nSign in\n```",
             "| Action | Where |\n|---|---|\n| Sign in | top right |",
