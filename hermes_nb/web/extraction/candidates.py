@@ -12,7 +12,7 @@ from .held_text import hold_for_trafilatura
 from .html_markdown import fragment_to_markdown
 from .markdown_repairs import repaired
 from .scripts import split_words
-from .tree import link_density, squashed_len
+from .tree import link_density, names, squashed_len
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -169,7 +169,7 @@ def readability_candidate(root: Any) -> Candidate:
 def _is_furniture(el: Any, extra: re.Pattern[str] | None = None) -> bool:
     """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet
     (or the ``extra`` furniture of one kind of candidate)."""
-    hint = f"{el.get('class') or ''} {el.get('id') or ''}"
+    hint = names(el)
     if (el.get("role") or "").lower() in _FURNITURE_ROLES:
         return True
     if not hint.strip():

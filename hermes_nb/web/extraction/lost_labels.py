@@ -29,18 +29,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_nb.code_fences import CodeFences
-
 from .block_links import BLURB_WORDS, HEADINGS, card_links
-from .formats import linked_text
+from .lines import BODY_WORDS, compact, line_keys
 from .markdown_escapes import escaped, escaped_block_start
 from .scripts import split_words, word_count, word_key
 from .tree import UNSEEN, inline_text
 
-__all__ = ["Label", "compact", "line_keys", "page_labels", "restore_labels"]
+__all__ = ["Label", "page_labels", "restore_labels"]
 
-#: Opening words of a titled text that find it in the reading (fewer would find the wrong line).
-BODY_WORDS = 6
 #: Words a toggle needs to be a title rather than a control ("Read more", "Show details").
 TOGGLE_WORDS = 3
 #: Words a title may have: longer text in a toggle is a paragraph, not a title.
@@ -108,19 +104,6 @@ def restore_labels(markdown: str, labels: list[Label], *, title: str = "") -> tu
             out.extend((title, ""))
         out.append(line)
     return "\n".join(out), sum(len(titles) for titles in inserts.values())
-
-
-def line_keys(lines: list[str]) -> list[str]:
-    """The word key of each line of Markdown, its links and images as their text (``formats``);
-    ``""`` for a line of fenced code, where nothing is put back (a title there would read as code)."""
-    fences = CodeFences()
-    return ["" if fences.read(line) else word_key(linked_text(line)) for line in lines]
-
-
-def compact(key: str) -> str:
-    """A word key without its spaces: the test for text a reading already has, which a page's markup
-    may split inside a word ("<b>S</b><b>aving</b>") or run together across two."""
-    return key.replace(" ", "")
 
 
 def _line_before(keys: list[str], at: int) -> str:

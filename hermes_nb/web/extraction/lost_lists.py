@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .html_markdown import fragment_to_markdown
-from .lost_labels import BODY_WORDS, compact, line_keys
+from .lines import BODY_WORDS, compact, line_keys
 from .scripts import split_words, word_key
-from .tree import inline_text, is_hidden, link_density, visible_text
+from .tree import inline_text, is_hidden, link_density, names, visible_text
 
 __all__ = ["LostList", "page_lists", "restore_lists"]
 
@@ -61,7 +61,7 @@ def page_lists(root: Any) -> list[LostList]:
         if len(closing) < NEIGHBOUR_WORDS or link_density(lst) > LIST_LINK_DENSITY:
             continue
         line = (lst, *lst.iterancestors())
-        if lst.xpath(_FURNITURE) or any(is_hidden(el) or _COMMENTS.search(_names(el)) for el in line):
+        if lst.xpath(_FURNITURE) or any(is_hidden(el) or _COMMENTS.search(names(el)) for el in line):
             continue
         words = split_words(visible_text(lst))
         if len(words) < LIST_WORDS:
@@ -113,10 +113,6 @@ def restore_lists(markdown: str, lists: list[LostList]) -> tuple[str, int]:
             if i + 1 < len(lines) and lines[i + 1].strip():
                 out.append("")
     return "\n".join(out), len(inserts)
-
-
-def _names(el: Any) -> str:
-    return f"{el.get('class') or ''} {el.get('id') or ''}"
 
 
 def _ends(key: str, closing: str) -> bool:

@@ -27,7 +27,7 @@ from collections import Counter
 from typing import Any
 
 from .scripts import SPACELESS_FULL_STOPS, word_count
-from .tree import link_density, visible_text
+from .tree import link_density, names, visible_text
 
 PROSE_WORDS = 40  # an element with fewer words is a caption or a control, whatever its name
 PROSE_SENTENCES = 2  # and it must say at least this many sentences
@@ -87,7 +87,7 @@ def _unmask_comment_wrappers(named: list[Any]) -> int:
 
 
 def _comment_named(el: Any) -> bool:
-    name = f"{el.get('class') or ''} {el.get('id') or ''}"
+    name = names(el)
     return "omment" in name and bool(_COMMENT_NAMED.search(name))  # the substring test first: cheaper
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .scripts import word_count
-from .tree import visible_text
+from .tree import names, visible_text
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
@@ -145,7 +145,7 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
     for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[
         :4000
     ]:
-        if _POST_CLASS.search(f"{el.get('class') or ''} {el.get('id') or ''}") and el.xpath(_SIGNED):
+        if _POST_CLASS.search(names(el)) and el.xpath(_SIGNED):
             found.append(el)
             if limit and len(found) >= limit:
                 break

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from .candidates import WRAPPER_SHARE
-from .tree import is_hidden, shown_chars
+from .tree import is_hidden, names, shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
 _REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
@@ -65,7 +65,7 @@ def _drop_named(root: Any) -> int:
     """Elements whose class or id names other products or a consent notice, unless they hold most of
     the page's visible text."""
     named = [
-        el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+        el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(names(el))
     ]
     return _drop_outermost(_not_wrappers(root, named))
 
@@ -78,7 +78,7 @@ def _drop_overlays(root: Any) -> int:
         for el in root.xpath(_MAYBE_OVERLAYS)
         if el.tag not in ("html", "body")
         and (is_hidden(el) or el.get("role") == "dialog" or el.get("aria-modal") == "true")
-        and _OVERLAY.search(f"{el.get('class') or ''} {el.get('id') or ''}")
+        and _OVERLAY.search(names(el))
     ]
     return _drop_outermost(_not_wrappers(root, overlays))
 

@@ -102,6 +102,11 @@ def hidden_elements(root: Any) -> list[Any]:
     return [el for el in root.xpath(".//*[@hidden or @style]") if el.tag != "body" and is_hidden(el)]
 
 
+def names(el: Any) -> str:
+    """``el``'s class and id, space-separated: the words its authors named it by."""
+    return f"{el.get('class') or ''} {el.get('id') or ''}"
+
+
 def is_hidden(el: Any) -> bool:
     """True when ``el`` itself is hidden (``hidden``, ``display:none``, ``visibility:hidden``)."""
     return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
@@ -116,7 +121,7 @@ def shown_chars(el: Any) -> int:
 def disclosure(el: Any) -> bool:
     """True when ``el`` (or an ancestor within three levels) is a tab panel, accordion or collapsed text."""
     for node in (el, *list(el.iterancestors())[:3]):
-        hint = f"{node.get('role') or ''} {node.get('class') or ''} {node.get('id') or ''}"
+        hint = f"{node.get('role') or ''} {names(node)}"
         if _DISCLOSURE.search(hint):
             return True
     return False
