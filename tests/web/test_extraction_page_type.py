@@ -171,7 +171,6 @@ def test_the_sections_reading_keeps_a_page_of_linked_cards_and_drops_its_menu() 
     assert "Topic 3" not in reading
 
 
-
 def test_the_sections_reading_is_rendered_only_when_it_can_hold_the_words_asked_for() -> None:
     # An ordered list's numbers are words of the Markdown that the page's text lacks: counted too.
     items = "".join(f"<li>{w}</li>" for w in ("alpha", "beta", "gamma"))
@@ -180,6 +179,7 @@ def test_the_sections_reading_is_rendered_only_when_it_can_hold_the_words_asked_
     assert len(split_words(whole)) == 10  # four words, three items, three numbers
     assert sections_candidate(root, at_least=10).markdown == whole
     assert sections_candidate(root, at_least=11).markdown == ""
+
 
 def _thread() -> str:
     return "<main>" + "".join(

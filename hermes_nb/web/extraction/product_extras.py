@@ -64,9 +64,7 @@ def _drop_reviews(root: Any) -> int:
 def _drop_named(root: Any) -> int:
     """Elements whose class or id names other products or a consent notice, unless they hold most of
     the page's visible text."""
-    named = [
-        el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(names(el))
-    ]
+    named = [el for el in root.xpath(_NAMED) if _EXTRA_NAME.search(names(el))]
     return _drop_outermost(_not_wrappers(root, named))
 
 
