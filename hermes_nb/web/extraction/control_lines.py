@@ -50,6 +50,5 @@ def drop_control_lines(markdown: str) -> tuple[str, int]:
 
 def _control(line: str) -> bool:
     text = line.strip()
-    if text.startswith("#"):
-        return bool(_HEADING.fullmatch(linked_text(text).strip(" *_>-+")))
-    return bool(_CONTROL.fullmatch(linked_text(text).strip(" *_>-+")))
+    shown = linked_text(text).strip(" *_>-+")
+    return bool((_HEADING if text.startswith("#") else _CONTROL).fullmatch(shown))
