@@ -16,6 +16,7 @@ from .block_links import open_block_links
 from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .control_lines import drop_control_lines
+from .declared_faq import faq_labels, page_faq, restore_faq
 from .definition_lists import pair_definitions
 from .dialogs import drop_dialogs
 from .document import Document
@@ -108,6 +109,7 @@ _CHANGES = (
     "block_links_opened",
     "lost_lists_restored",
     "lost_titles_restored",
+    "faq_answers_restored",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -145,6 +147,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     # words. Then the titles, before the toggles and card links are prepared away (lost_labels.py).
     changes["heading_controls_dropped"] = drop_heading_controls(root)
     labels = page_labels(root, headlines=guess in _CARD_TYPES)
+    # The FAQ the page declares in its structured data and shows: its questions are titles too.
+    faq = page_faq(root)
+    labels += faq_labels(faq)
     lists = page_lists(root)
     changes.update(_prepared(root, guess))
     primary = _primary(root, url, guess)
@@ -180,6 +185,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     )
     choice, changes["lost_titles_restored"] = _edited(
         choice, partial(restore_labels, labels=labels, title=title), "titles the reading lost restored"
+    )
+    choice, changes["faq_answers_restored"] = _edited(
+        choice, partial(restore_faq, faq=faq), "FAQ answers the reading lost restored"
     )
     choice, changes["script_notices_dropped"] = _edited(
         choice, drop_script_notices, "notices asking for JavaScript dropped"
