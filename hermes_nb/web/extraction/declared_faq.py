@@ -23,6 +23,7 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -102,9 +103,7 @@ def restore_faq(markdown: str, faq: list[Answered]) -> tuple[str, int]:
         out.append(line)
         for answer in after.get(i, ()):
             out.extend(("", answer, ""))
-    text = "\n".join(out).strip()
-    if appended:
-        text = "\n\n".join([text, *appended]) if text else "\n\n".join(appended)
+    text = "\n\n".join(["\n".join(out).strip(), *appended])
     return re.sub(r"\n{3,}", "\n\n", text), restored
 
 
@@ -118,9 +117,9 @@ def _declared(root: Any) -> Iterator[tuple[str, str]]:
             data = json.loads(source)
         except ValueError:
             continue
-        stack = [data]
+        stack = deque([data])
         while stack:
-            item = stack.pop(0)
+            item = stack.popleft()
             if isinstance(item, list):
                 stack.extend(item)
             elif isinstance(item, dict):
