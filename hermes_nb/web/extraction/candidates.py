@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .held_text import hold_for_trafilatura
-from .html_markdown import fragment_to_markdown
+from .html_markdown import fragment_to_markdown, parse_fragment
 from .markdown_repairs import repaired
 from .scripts import split_words
 from .tree import link_density, names, squashed_len
@@ -156,11 +156,8 @@ def readability_candidate(root: Any) -> Candidate:
         summary = Readable(root).summary(html_partial=True)
     except (Unparseable, ValueError, TypeError):
         return Candidate(READABILITY, "")
-    from lxml import html as lxml_html
-
-    try:
-        fragment = lxml_html.fragment_fromstring(summary, create_parent="div")
-    except (ValueError, TypeError, AssertionError):  # lxml asserts one <body> (a frameset has none)
+    fragment = parse_fragment(summary)
+    if fragment is None:
         return Candidate(READABILITY, "")
     text = unicodedata.normalize("NFC", fragment_to_markdown(fragment))
     return Candidate(READABILITY, text, link_density(fragment))

@@ -20,7 +20,6 @@ leave a shown FAQ out). Readability's test pages declare none.
 
 from __future__ import annotations
 
-import html as html_lib
 import json
 import re
 from collections import deque
@@ -28,12 +27,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .html_markdown import fragment_to_markdown
+from .html_markdown import fragment_to_markdown, parse_fragment
 from .lines import BODY_WORDS, compact, line_keys
 from .lost_labels import Label
 from .markdown_escapes import escaped, escaped_block_start
+from .metadata import STRUCTURED_MARKUP, structured_text
 from .scripts import split_words, word_key
-from .tree import squash, visible_text
+from .tree import visible_text
 
 __all__ = ["Answered", "faq_labels", "page_faq", "restore_faq"]
 
@@ -41,7 +41,6 @@ __all__ = ["Answered", "faq_labels", "page_faq", "restore_faq"]
 SHOWN_WORDS = 12
 #: The heading level a put-back question gets (a page's sections are its ``h2``s).
 QUESTION_LEVEL = 3
-_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def page_faq(root: Any) -> list[Answered]:
     shown = compact(word_key(visible_text(root)))
     found: list[Answered] = []
     for question, answer in declared:
-        answer_words = split_words(_plain(answer))
+        answer_words = split_words(structured_text(answer))
         opening = " ".join(answer_words[:SHOWN_WORDS])
         if compact(word_key(question)) in shown and compact(word_key(opening)) in shown:
             found.append(Answered(question, _markdown(answer), word_key(" ".join(answer_words[:BODY_WORDS]))))
@@ -135,9 +134,9 @@ def _questions(entity: Any) -> Iterator[tuple[str, str]]:
         answer = item.get("acceptedAnswer") or item.get("suggestedAnswer")
         if isinstance(answer, list):
             answer = answer[0] if answer else None
-        question = _plain(item.get("name"))
+        question = structured_text(item.get("name"))
         text = answer.get("text") if isinstance(answer, dict) else None
-        if question and isinstance(text, str) and _plain(text):
+        if question and isinstance(text, str) and structured_text(text):
             yield question, text
 
 
@@ -146,24 +145,11 @@ def _types(item: dict[str, Any]) -> list[str]:
     return [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
 
 
-def _plain(value: Any) -> str:
-    """Structured-data text without its markup and entities, whitespace squashed."""
-    if not isinstance(value, str):
-        return ""
-    return squash(html_lib.unescape(_TAG.sub(" ", value)))
-
-
 def _markdown(answer: str) -> str:
     """An answer's text as Markdown: its markup's paragraphs and lists when it has markup."""
-    if _TAG.search(answer):
-        import lxml.html  # the parser the rest of the package reads pages with
-
-        try:
-            fragment = lxml.html.fragment_fromstring(answer, create_parent="div")
-        except (ValueError, TypeError):
-            fragment = None
-        if fragment is not None:
-            text = fragment_to_markdown(fragment)
-            if text:
-                return text
-    return escaped_block_start(escaped(_plain(answer)))
+    if STRUCTURED_MARKUP.search(answer):
+        fragment = parse_fragment(answer)
+        text = fragment_to_markdown(fragment) if fragment is not None else ""
+        if text:
+            return text
+    return escaped_block_start(escaped(structured_text(answer)))

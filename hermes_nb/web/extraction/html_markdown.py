@@ -54,6 +54,17 @@ MAX_SPAN = 50  # columns one cell may take (a colspan of 1,000 would be a row of
 _SKIP = {"script", "style", "noscript", "template", "button", "svg", "iframe", "head", "select", "input"}
 
 
+def parse_fragment(html: str) -> Any | None:
+    """An HTML fragment (a candidate's output, a structured-data answer) under one ``<div>``; ``None``
+    when lxml cannot read it."""
+    from lxml import html as lxml_html  # heavy: imported when a page is converted
+
+    try:
+        return lxml_html.fragment_fromstring(html, create_parent="div")
+    except (ValueError, TypeError, AssertionError):  # lxml asserts one <body> (a frameset has none)
+        return None
+
+
 def fragment_to_markdown(root: Any) -> str:
     """Markdown for an lxml element (block structure kept; links as their text; images dropped; the
     text escaped where Markdown would read it as syntax, ``markdown_escapes``)."""

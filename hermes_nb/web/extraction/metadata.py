@@ -57,7 +57,7 @@ _BYLINE_XPATH = (
     "| //@itemprop[contains(., 'author')]/.. | //@rel[. = 'author']/.."
 )
 #: Markup inside a structured-data string (shops put their HTML description in JSON-LD as it is).
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
+STRUCTURED_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _BYLINE_HINT = re.compile(r"byline|author|writtenby|p-author|dateline", re.I)
 _ARTICLE_TYPES = (
@@ -83,13 +83,13 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     metas = _meta_values(root)
     ld = _json_ld(root)
     out: dict[str, Any] = {}
-    title = _first(metas, _TITLE) or _text(ld.get("headline") or ld.get("name")) or _title_tag(root)
+    title = _first(metas, _TITLE) or structured_text(ld.get("headline") or ld.get("name")) or _title_tag(root)
     if title:
         out["title"] = title
     author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author")) or _byline(root)
     if author:
         out["author"] = author
-    date = _first(metas, _DATE) or _text(ld.get("datePublished")) or _time_tag(root)
+    date = _first(metas, _DATE) or structured_text(ld.get("datePublished")) or _time_tag(root)
     if date:
         out["date"] = date
     lang = (
@@ -104,7 +104,7 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     site = _first(metas, _SITE) or _ld_person(ld.get("publisher"))
     if site:
         out["sitename"] = site
-    description = _first(metas, _DESCRIPTION) or _text(ld.get("description"))
+    description = _first(metas, _DESCRIPTION) or structured_text(ld.get("description"))
     if description:
         out["description"] = description
     canonical = _canonical(root) or metas.get("og:url") or ""
@@ -116,10 +116,10 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     facts = product_facts(product) if product else {}
     if facts:
         out["product"] = facts
-    if _text(product.get("description")):
+    if structured_text(product.get("description")):
         out["json_ld_product"] = {
-            "name": _text(product.get("name")),
-            "description": _text(product["description"]),
+            "name": structured_text(product.get("name")),
+            "description": structured_text(product["description"]),
         }
     if metas.get("og:type"):
         out["og_type"] = metas["og:type"]
@@ -220,7 +220,7 @@ def _json_ld(root: Any) -> dict[str, Any]:
     return dict(best, **{"@types": types}) if types else best
 
 
-def _text(value: Any) -> str:
+def structured_text(value: Any) -> str:
     """A structured-data string as plain text: entities decoded, markup taken out, and a string sent
     URL-encoded ("An%20elegant%20sofa", no spaces at all) decoded."""
     if not isinstance(value, str):
@@ -228,7 +228,7 @@ def _text(value: Any) -> str:
     text = html_lib.unescape(value)
     if " " not in text.strip() and len(_PERCENT.findall(text)) >= 2:
         text = unquote(text)
-    return squash(_TAG.sub(" ", text))
+    return squash(STRUCTURED_MARKUP.sub(" ", text))
 
 
 def _ld_person(value: Any) -> str:
@@ -236,5 +236,5 @@ def _ld_person(value: Any) -> str:
         names = [_ld_person(v) for v in value]
         return ", ".join(n for n in names if n)
     if isinstance(value, dict):
-        return _text(value.get("name"))
-    return _text(value)
+        return structured_text(value.get("name"))
+    return structured_text(value)
