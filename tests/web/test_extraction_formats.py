@@ -122,10 +122,11 @@ def test_url_formats_share_one_cached_extraction(emu: Emulator) -> None:
     html = hn.extract(url, backend="direct", format="html")[0]
     again = len([r for r in emu.requests if r.path == "/site/articles/hello-world.html"])
     assert fetched == again == 1  # the second and third calls were served from the one cached form
-    assert md.content.startswith("# Hello, World") and "format" not in md.metadata
-    assert text.content.startswith("Hello, World") and "#" not in text.content.split("\n")[0]
+    first = md.content.split("\n\n")[0]  # the article's first paragraph: its title is the document's
+    assert first.startswith("Table feature image") and "format" not in md.metadata
+    assert md.title == text.title == html.title == "Hello, World: a first notebook"
+    assert text.content.startswith(first + "\n\n") and html.content.startswith(f"<p>{first}</p>")
     assert text.metadata["format"] == "text" and html.metadata["format"] == "html"
-    assert html.content.startswith("<h1>Hello, World")
     assert hn.extract(url, backend="direct")[0].content == md.content  # Markdown unchanged by the others
 
 

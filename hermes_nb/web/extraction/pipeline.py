@@ -44,6 +44,7 @@ from .shell import drop_script_notices, hidden_scaffolding
 from .source_wrapping import unwrap_source_lines
 from .streamed import place_streamed
 from .templates import open_templates
+from .title_heading import TITLED_TYPES, drop_title_heading
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 
 __all__ = ["html_converter_ready", "html_to_markdown", "html_signals", "missing_package", "visible_text_of"]
@@ -110,6 +111,7 @@ _CHANGES = (
     "lost_lists_restored",
     "lost_titles_restored",
     "faq_answers_restored",
+    "title_heading_dropped",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -203,12 +205,15 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     text = tidied(restore_code_languages(restore_formulas(choice.candidate.markdown, formulas)))
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
         text, _ = unflatten_headings(text, page_headings(root))
+    kind = page_type(root, guess, prose_share(text), choice.candidate.link_density)
+    if kind in TITLED_TYPES and title:  # the title is the document's, not its text's first line
+        text, changes["title_heading_dropped"] = drop_title_heading(text, title)
     meta.update(
         extractor=choice.candidate.name,
         extractor_reason=choice.reason,
         candidates=tried,
         confidence=choice.confidence,
-        page_type=page_type(root, guess, prose_share(text), choice.candidate.link_density),
+        page_type=kind,
     )
     if choice.confidence < threshold:
         meta["low_confidence"] = True
