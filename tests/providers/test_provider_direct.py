@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from hermes_nb import config
 from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.plugins.registry import web_providers
+from hermes_nb.provider_api import convert_fetched
 from hermes_nb.testing import Emulator, use_emulator
 
 
@@ -183,9 +188,6 @@ def test_low_confidence_goes_to_jina_when_enabled(direct, emu: Emulator) -> None
 def test_one_page_at_a_time_also_converts_on_the_workers_unless_set_to_one_process(
     direct, emu: Emulator
 ) -> None:
-    import os
-    import sys
-
     module = sys.modules[type(direct).__module__]
     url = emu.page_url("/site/articles/hello-world.html")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
@@ -200,3 +202,36 @@ def test_one_page_at_a_time_also_converts_on_the_workers_unless_set_to_one_proce
     assert pool is not None and pool.submit(os.getpid).result() != os.getpid()
     on_workers = direct.extract([url])[0]  # extract_many's one-URL calls share the cores this way
     assert on_workers["content"] == in_kernel["content"] and on_workers["title"] == in_kernel["title"]
+
+
+_TEST_PROCESS = os.getpid()
+
+
+def _stuck_on_workers(fetched: Any, **kwargs: Any) -> Any:
+    """A conversion that never ends on a worker (as one forked while a lock was held) and works here."""
+    if os.getpid() != _TEST_PROCESS:
+        time.sleep(300)
+    return convert_fetched(fetched, **kwargs)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="worker processes are forked on Linux only")
+def test_a_stuck_worker_is_stopped_and_the_page_converted_here(
+    direct, emu: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = sys.modules[type(direct).__module__]
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one core: pages are converted in this process")
+    module._drop_pool()
+    monkeypatch.setattr(module, "convert_fetched", _stuck_on_workers)
+    monkeypatch.setattr(module, "WORKER_WAIT", 1.0)
+    pool = module._converter_pool()
+    workers = list(pool._processes.values())
+    started = time.monotonic()
+    pages = direct.extract([emu.page_url("/site/articles/hello-world.html"), emu.page_url("/site/plain.txt")])
+    assert time.monotonic() - started < 60  # a wait per page at most, never the five minutes asleep
+    assert [p.get("error") for p in pages] == [None, None]
+    assert pages[0]["title"] == "Hello, World: a first notebook" and "Plain text notes" in pages[1]["content"]
+    assert module._pool is None  # stopped; the next call forks a new pool
+    for worker in workers:
+        worker.join(timeout=30)
+        assert not worker.is_alive()

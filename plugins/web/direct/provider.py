@@ -6,7 +6,8 @@ import multiprocessing
 import os
 import sys
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as WaitedTooLong
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -28,6 +29,11 @@ from . import reader
 
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"
 MAX_PARALLEL = 4  # URLs fetched at once by one extract call
+#: Seconds one page's conversion may take on a worker before the worker is taken for stuck: a process
+#: forked while another thread of the kernel held a lock can wait for it forever. The pool is then
+#: stopped and the page converted in this process, so a call never hangs on a worker. No page comes
+#: near it: the slowest of the benchmark corpora's 1,488 (3.2 MB of HTML) converts in 1.9 s.
+WORKER_WAIT = 120.0
 DEFAULT_MIN_CONFIDENCE = 0.5  # web.extract.min_confidence when unset
 
 _pool_lock = threading.Lock()
@@ -35,7 +41,7 @@ _pool: ProcessPoolExecutor | None = None
 _pool_size = 0
 
 
-def _converter_pool() -> Executor | None:
+def _converter_pool() -> ProcessPoolExecutor | None:
     """One process per core for converting pages, kept for the session; None on one core or off Linux.
 
     Workers are forked (Linux): they start with the converter already imported and never re-run the
@@ -60,9 +66,10 @@ def _converter_pool() -> Executor | None:
         if _pool is None:
             pool = ProcessPoolExecutor(max_workers=cores, mp_context=multiprocessing.get_context("fork"))
             try:
-                pool.submit(os.getpid).result()  # fork every worker now (fork pools start all at once)
-            except (BrokenProcessPool, OSError):
-                pool.shutdown(wait=False)
+                # fork every worker now (fork pools start all at once)
+                pool.submit(os.getpid).result(timeout=WORKER_WAIT)
+            except (BrokenProcessPool, OSError, WaitedTooLong):
+                _kill(pool)
                 return None
             _pool, _pool_size = pool, cores
         return _pool
@@ -76,12 +83,33 @@ def _processes() -> int:
         return 0
 
 
-def _drop_pool() -> None:
+def _drop_pool(broken: ProcessPoolExecutor | None = None) -> None:
+    """Forget the session's pool (only if it is still ``broken``, when given: another thread may have
+    forked a new one since) and shut it down; a later call forks a new one."""
     global _pool
     with _pool_lock:
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
+        pool = _pool
+        if pool is None or (broken is not None and pool is not broken):
+            return
         _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers of a pool (one is stuck) and drop it; the calls waiting on it convert here."""
+    _kill(pool)
+    _drop_pool(pool)
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes (before its shutdown forgets them) and shut it down."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _threshold() -> float:
@@ -92,13 +120,21 @@ def _threshold() -> float:
         return DEFAULT_MIN_CONFIDENCE
 
 
-def _convert(fetched: Any, pool: Executor | None, min_confidence: float) -> Document:
-    """Convert in a worker process when a pool is given (in this process if the pool broke)."""
+def _convert(fetched: Any, pool: ProcessPoolExecutor | None, min_confidence: float) -> Document:
+    """Convert in a worker process when a pool is given (in this process if the pool broke, or if the
+    worker took more than ``WORKER_WAIT`` seconds: it is stuck, and the pool is stopped)."""
     if pool is not None:
         try:
-            return pool.submit(convert_fetched, fetched, min_confidence=min_confidence).result()
-        except BrokenProcessPool:
-            _drop_pool()
+            future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence)
+        except RuntimeError:  # broken or shut down since this call took it
+            future = None
+        try:
+            if future is not None:
+                return future.result(timeout=WORKER_WAIT)
+        except (BrokenProcessPool, CancelledError):  # cancelled: another thread stopped the pool
+            _drop_pool(pool)
+        except WaitedTooLong:
+            _stop(pool)
     return convert_fetched(fetched, min_confidence=min_confidence)
 
 
@@ -150,7 +186,7 @@ class DirectProvider(WebSearchProvider):
         )
 
     def _one(
-        self, url: str, prefer_reader: bool, converters: Executor | None, threshold: float
+        self, url: str, prefer_reader: bool, converters: ProcessPoolExecutor | None, threshold: float
     ) -> dict[str, Any]:
         try:
             fetched = fetch(url, accept=ACCEPT)
