@@ -123,18 +123,18 @@ def _threshold() -> float:
 def _convert(fetched: Any, pool: ProcessPoolExecutor | None, min_confidence: float) -> Document:
     """Convert in a worker process when a pool is given (in this process if the pool broke, or if the
     worker took more than ``WORKER_WAIT`` seconds: it is stuck, and the pool is stopped)."""
-    if pool is not None:
-        try:
-            future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence)
-        except RuntimeError:  # broken or shut down since this call took it
-            future = None
-        try:
-            if future is not None:
-                return future.result(timeout=WORKER_WAIT)
-        except (BrokenProcessPool, CancelledError):  # cancelled: another thread stopped the pool
-            _drop_pool(pool)
-        except WaitedTooLong:
-            _stop(pool)
+    if pool is None:
+        return convert_fetched(fetched, min_confidence=min_confidence)
+    try:
+        future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence)
+    except RuntimeError:  # broken or shut down since this call took it
+        return convert_fetched(fetched, min_confidence=min_confidence)
+    try:
+        return future.result(timeout=WORKER_WAIT)
+    except (BrokenProcessPool, CancelledError):  # cancelled: another thread stopped the pool
+        _drop_pool(pool)
+    except WaitedTooLong:
+        _stop(pool)
     return convert_fetched(fetched, min_confidence=min_confidence)
 
 
