@@ -31,7 +31,7 @@ from .html_markdown import fragment_to_markdown, parse_fragment
 from .lines import BODY_WORDS, compact, line_keys
 from .lost_labels import Label
 from .markdown_escapes import escaped, escaped_block_start
-from .metadata import STRUCTURED_MARKUP, structured_text
+from .metadata import STRUCTURED_MARKUP, ld_types, structured_text
 from .scripts import split_words, word_key
 from .tree import visible_text
 
@@ -122,14 +122,14 @@ def _declared(root: Any) -> Iterator[tuple[str, str]]:
             if isinstance(item, list):
                 stack.extend(item)
             elif isinstance(item, dict):
-                if "FAQPage" in _types(item):
+                if "FAQPage" in ld_types(item):
                     yield from _questions(item.get("mainEntity"))
                 stack.extend(v for v in item.values() if isinstance(v, (list, dict)))
 
 
 def _questions(entity: Any) -> Iterator[tuple[str, str]]:
     for item in entity if isinstance(entity, list) else [entity]:
-        if not isinstance(item, dict) or "Question" not in _types(item):
+        if not isinstance(item, dict) or "Question" not in ld_types(item):
             continue
         answer = item.get("acceptedAnswer") or item.get("suggestedAnswer")
         if isinstance(answer, list):
@@ -138,11 +138,6 @@ def _questions(entity: Any) -> Iterator[tuple[str, str]]:
         text = answer.get("text") if isinstance(answer, dict) else None
         if question and isinstance(text, str) and structured_text(text):
             yield question, text
-
-
-def _types(item: dict[str, Any]) -> list[str]:
-    kinds = item.get("@type")
-    return [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
 
 
 def _markdown(answer: str) -> str:

@@ -207,17 +207,22 @@ def _json_ld(root: Any) -> dict[str, Any]:
             if isinstance(item, list):
                 stack.extend(item)
             elif isinstance(item, dict):
-                kinds = item.get("@type")
-                kinds = kinds if isinstance(kinds, list) else [kinds]
-                types.extend(k for k in kinds if isinstance(k, str))
-                if not best and any(k in _ARTICLE_TYPES for k in kinds if isinstance(k, str)):
+                kinds = ld_types(item)
+                types.extend(kinds)
+                if not best and any(k in _ARTICLE_TYPES for k in kinds):
                     best = item
-                if not product and any(k in _PRODUCT_TYPES for k in kinds if isinstance(k, str)):
+                if not product and any(k in _PRODUCT_TYPES for k in kinds):
                     product = item
                 stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
     if product:
         best = dict(best, **{"@product": product})
     return dict(best, **{"@types": types}) if types else best
+
+
+def ld_types(item: dict[str, Any]) -> list[str]:
+    """The names a JSON-LD object gives as its ``@type`` (one name or a list of them)."""
+    kinds = item.get("@type")
+    return [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
 
 
 def structured_text(value: Any) -> str:
