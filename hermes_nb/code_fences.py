@@ -20,6 +20,7 @@ import re
 
 #: A line that can open a code block: its fence run, after at most three spaces.
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_MAY_OPEN = (" ", "`", "~")  # the first character of a line that opens a fence
 
 
 class CodeFences:
@@ -41,6 +42,8 @@ class CodeFences:
             if closes(line, self.opening):
                 self.opening = ""
             return True
+        if line[:1] not in _MAY_OPEN:  # most lines: no fence can start there (checked without a regex)
+            return False
         run = opening_fence(line)
         if run:
             self.opening = run

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from .caseless import Caseless
 from .held_text import hold_for_trafilatura
 from .html_markdown import fragment_to_markdown, parse_fragment
 from .markdown_repairs import repaired
@@ -25,32 +25,32 @@ CARDS = "cards"  # every card of a product grid or listing, in order
 NOSCRIPT = "noscript"  # the page's copy for readers without scripts (a thread a script app renders)
 
 #: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
-_FURNITURE = re.compile(
+_FURNITURE = Caseless(
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|sidebar|side-bar|footer|header|masthead|"
     r"breadcrumbs?|cookie|cookies|consent|gdpr|newsletter|subscribe|share|sharing|social|related|"
     r"recommend\w*|promo|advert\w*|ads?|banner|modal|popup|overlay|skip|toolbar|pagination|pager|"
     r"filters?|facets?|widget|search)(?:$|[\s_-])",
-    re.I,
 )
 #: Class or id words of a post's own furniture: the author's card (name, rank, post count, join date,
 #: badges, reputation), signature, votes and the post's buttons: on the tune part of WCXB, threads
 #: 0.767 → 0.779 F1 without them.
-_POST_FURNITURE = re.compile(
+_POST_FURNITURE = Caseless(
     r"(?:^|[\s_-])(?:signature|postprofile|profile|profile-icons|user-?info|user-?details|userextras?|"
     r"usertitle|user-action-time|attribution|votecell|voting|votes?|badgecount|badges?|reputation|"
     r"back2top|back-to-top|post-?menu|post-?buttons|statistics|stats|expand-?link)(?:$|[\s_-])",
-    re.I,
 )
 #: On a question-and-answer page (schema.org ``QAPage``) the remarks under the question and under each
 #: answer are not posts: Q&A sites print them small, below the post, and a reader (and WCXB's reference)
 #: takes the question and the answers. On the tune part of WCXB, five Stack Exchange threads 0.78 → 0.90.
-_QA_REMARKS = re.compile(
-    rf"{_POST_FURNITURE.pattern}|(?:^|[\s_-])(?:comments?|comment-copy|comment-body)(?:$|[\s_-])", re.I
+_QA_REMARKS = Caseless(
+    rf"{_POST_FURNITURE.pattern}|(?:^|[\s_-])(?:comments?|comment-copy|comment-body)(?:$|[\s_-])"
 )
 _FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
                    "svg", "iframe", "button", "select", "dialog")
 _FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
                     "menubar"}
+#: Elements a role, class or id names (the only ones ``_is_furniture`` can find), in document order.
+_NAMED = ".//*[@role or @class or @id]"
 WRAPPER_SHARE = 0.5  # an element named like furniture or a product extra but holding this share stays
 SECTION_LINK_DENSITY = 0.6  # blocks whose text is more link text than this are menus, not content
 
@@ -115,8 +115,8 @@ def sections_candidate(root: Any, *, at_least: float = 0) -> Candidate:
         if el.getparent() is not None:
             el.drop_tree()
     total = len(body.text_content())
-    for el in list(body.iter()):
-        if not isinstance(el.tag, str) or el.getparent() is None or el.tag in ("main", "article"):
+    for el in body.xpath(_NAMED):
+        if el.getparent() is None or el.tag in ("main", "article"):
             continue
         # A wrapper holding most of the page is a layout class ("has-sidebar"), not furniture.
         if _is_furniture(el) and len(el.text_content()) < WRAPPER_SHARE * total:
@@ -125,13 +125,15 @@ def sections_candidate(root: Any, *, at_least: float = 0) -> Candidate:
     region = mains[0] if mains and squashed_len(mains[0].text_content()) > 200 else body
     gone: set[Any] = set()  # link lists dropped; what lies inside them needs no look
     whole = squashed_len(region.text_content())
-    linking = {holder for a in region.iter("a") for holder in a.iterancestors()}  # only these can be dense
+    linked = {a: squashed_len(a.text_content()) for a in region.iter("a")}  # each link's text, read once
+    linking = {holder for a in linked for holder in a.iterancestors()}  # only these can be dense
     for el in [e for e in region.iter("ul", "ol", "div", "p", "section", "table") if e in linking]:
         if el.getparent() is None or (gone and any(a in gone for a in el.iterancestors())):
             continue
         # A block holding most of the region is the page's content, dense or not: its menus go inside it.
-        dense = link_density(el) > SECTION_LINK_DENSITY
-        if dense and squashed_len(el.text_content()) < WRAPPER_SHARE * whole:
+        chars = squashed_len(el.text_content())
+        dense = chars and min(1.0, sum(linked[a] for a in el.iter("a")) / chars) > SECTION_LINK_DENSITY
+        if dense and chars < WRAPPER_SHARE * whole:
             el.drop_tree()
             gone.add(el)
     if at_least and _most_words(region) < at_least:
@@ -163,7 +165,7 @@ def readability_candidate(root: Any) -> Candidate:
     return Candidate(READABILITY, text, link_density(fragment))
 
 
-def _is_furniture(el: Any, extra: re.Pattern[str] | None = None) -> bool:
+def _is_furniture(el: Any, extra: Caseless | None = None) -> bool:
     """A role, class or id that names navigation, a header, footer, banner, sharing bar or facet
     (or the ``extra`` furniture of one kind of candidate)."""
     hint = names(el)
@@ -230,7 +232,7 @@ def _header_rows(first: Any) -> list[Any]:
 
 
 def _each_pruned(
-    name: str, elements: list[Any], extra: re.Pattern[str] | None = None, head: list[Any] | None = None
+    name: str, elements: list[Any], extra: Caseless | None = None, head: list[Any] | None = None
 ) -> Candidate:
     """Each of ``elements`` (two or more, none inside another) as Markdown, furniture (and ``extra``
     furniture) pruned, in order; with ``head`` (table rows, and so are ``elements``), one table."""
@@ -252,7 +254,7 @@ def _each_pruned(
     return Candidate(name, body, min(1.0, linked / sum(lengths)) if sum(lengths) else 0.0)
 
 
-def _pruned(element: Any, extra: re.Pattern[str] | None) -> Any:
+def _pruned(element: Any, extra: Caseless | None) -> Any:
     """A copy of ``element`` without its furniture (and ``extra`` furniture)."""
     element = copy.deepcopy(element)
     for el in list(element.iter(*_FURNITURE_TAGS)):

@@ -132,6 +132,8 @@ def _inline(text: str) -> str:
 def linked_text(text: str) -> str:
     """Markdown ``text`` with its images and links as their text (the words a reader sees, not the
     targets; a target may hold parentheses, as Wikipedia's do)."""
+    if "](" not in text:  # most lines hold no link: no regex to run
+        return text
     return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
 
 

@@ -13,6 +13,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urljoin
 
+from .caseless import Caseless
 from .product_facts import product_facts
 from .tree import squash
 
@@ -59,7 +60,7 @@ _BYLINE_XPATH = (
 #: Markup inside a structured-data string (shops put their HTML description in JSON-LD as it is).
 STRUCTURED_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_BYLINE_HINT = re.compile(r"byline|author|writtenby|p-author|dateline", re.I)
+_BYLINE_HINT = Caseless(r"byline|author|writtenby|p-author|dateline")
 _ARTICLE_TYPES = (
     "Article",
     "NewsArticle",

@@ -16,12 +16,15 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
+from .caseless import Caseless
 from .scripts import word_count
 from .tree import names, visible_text
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
 PRICES = 4  # price-like elements from which a page of cards is a product grid
+CARD_PARENT_SCAN = 3000  # elements of CARDS children or more looked at for a group of cards
+POST_SCAN = 4000  # named blocks looked at for posts
 PRICE_SCAN = 400  # price elements looked at for one outside the cards (a grid's are all inside)
 PAGE_TYPES = ("article", "documentation", "listing", "forum", "product", "other", "collection", "service")
 _DOCS_URL = re.compile(
@@ -53,10 +56,9 @@ _LISTING_URL = re.compile(
 _ARTICLE_URL = re.compile(
     r"/(?:19|20)\d\d/(?:\d\d?/)?|/(?:news|blog|blogs|posts?|articles?|stories)/[^/]+", re.I
 )
-_POST_CLASS = re.compile(
+_POST_CLASS = Caseless(
     r"(?:^|[\s_-])(?:post|comment|reply|message|answer|topic-post|postbody|post-body|forum-post|"
     r"cooked|messagecontent|bbwrapper)(?:$|[\s_-])",
-    re.I,
 )
 _SIGNED = (
     "boolean(.//time or .//*[contains(@class, 'author') or contains(@class, 'user')"
@@ -142,9 +144,13 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
     """Posts: containers whose class or id names a post, comment, reply or answer and that hold an
     author or a date (a ``<time>``, or a class naming the author, user or date); at most ``limit``."""
     found = []
-    for el in root.xpath("//*[@class or @id][self::div or self::article or self::li or self::section]")[
-        :4000
-    ]:
+    named = 0
+    for el in root.iter("div", "article", "li", "section"):  # lxml's walk: faster than an XPath
+        if el.get("class") is None and el.get("id") is None:
+            continue
+        named += 1
+        if named > POST_SCAN:
+            break
         if _POST_CLASS.search(names(el)) and el.xpath(_SIGNED):
             found.append(el)
             if limit and len(found) >= limit:
@@ -155,11 +161,17 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
 def card_group(root: Any) -> list[Any]:
     """The largest group of repeated sibling cards (same tag and class, each with a link and text)."""
     best: list[Any] = []
-    for parent in root.xpath(_CARD_PARENTS)[:3000]:
-        groups: Counter[tuple[str, str]] = Counter()
+    parents = 0
+    for parent in root.iter(*_CARD_PARENTS):  # lxml's walk: faster than an XPath
+        if len(parent) < CARDS:  # children of every kind: never fewer than the elements among them
+            continue
         kids = [k for k in parent if isinstance(k.tag, str)]
         if len(kids) < CARDS:
             continue
+        parents += 1
+        if parents > CARD_PARENT_SCAN:
+            break
+        groups: Counter[tuple[str, str]] = Counter()
         for kid in kids:
             groups[_card_kind(kid)] += 1
         (key, n), = groups.most_common(1)
@@ -193,7 +205,7 @@ def _own_price(root: Any, cards: list[Any]) -> bool:
     return False
 
 
-_CARD_PARENTS = "|".join(f"//{tag}[count(*) >= {CARDS}]" for tag in ("ul", "ol", "div", "section", "tbody"))
+_CARD_PARENTS = ("ul", "ol", "div", "section", "tbody")
 
 
 def _is_priced(card: Any) -> bool:

@@ -18,25 +18,23 @@ visible text is a wrapper, not an extra, and stays.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .candidates import WRAPPER_SHARE
+from .caseless import Caseless
 from .tree import is_hidden, names, shown_chars
 
 REVIEW_ITEMS = 2  # sibling elements of one review class from which they are a list of reviews
-_REVIEW = re.compile(r"(?<!p)review|testimonial|feedback", re.I)  # "preview" is not a review
-_CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
-_OTHER_PRODUCTS = re.compile(
+_REVIEW = Caseless(r"(?<!p)review|testimonial|feedback")  # "preview" is not a review
+_CONSENT = Caseless(r"cookie|consent|gdpr")
+_OTHER_PRODUCTS = Caseless(
     r"(?<![a-z])(?:related|similar|recommend|up-?sell|cross-?sell|also-?(?:viewed|bought|purchased|like)|"
     r"recently-?viewed)",
-    re.I,
 )
-_EXTRA_NAME = re.compile(f"{_OTHER_PRODUCTS.pattern}|{_CONSENT.pattern}", re.I)
-_OVERLAY = re.compile(
+_EXTRA_NAME = Caseless(f"{_OTHER_PRODUCTS.pattern}|{_CONSENT.pattern}")
+_OVERLAY = Caseless(
     r"modal|pop-?up|newsletter|sign-?up|subscri|mini-?cart|cart-|currency|country|locali[sz]|overlay|"
     r"lightbox|toast|notification|announcement",
-    re.I,
 )
 _MAYBE_OVERLAYS = "//*[@hidden or @style or @aria-modal or @role='dialog']"
 _REVIEW_ITEMS = "//*[@class][self::div or self::li or self::article or self::section]"

@@ -45,7 +45,7 @@ def split_words(text: str) -> list[str]:
 def word_key(text: str) -> str:
     """The lower-cased words of ``text``, space-separated: the same wording however it was spaced,
     cased or punctuated."""
-    return " ".join(w.lower() for w in split_words(text))
+    return " ".join(split_words(text)).lower()  # lower-cased whole: the same, spaces never change case
 
 
 def word_count(text: str) -> int:
