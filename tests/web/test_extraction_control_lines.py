@@ -25,6 +25,9 @@ def test_lines_that_are_only_a_page_control_go() -> None:
         "Was this helpful?",
         "### Join Our Newsletter",  # headings that head none of the page's text
         "## Table of Contents",
+        "1 Like",  # the counts printed on a post's reaction and reply buttons
+        "[12 Replies](/t/123#replies)",
+        "941 comments",
     ]
     markdown = "\n\n".join([TEXT, *controls, TEXT])
     assert drop_control_lines(markdown) == (f"{TEXT}\n\n{TEXT}", len(controls))
@@ -37,6 +40,7 @@ def test_headings_sentences_code_and_tables_keep_their_words() -> None:
             "## Tags",
             "Back to the Future",  # a title, not a way back
             "Sign in to your account to see your orders and returns.",
+            "12 replies came in within the hour.",  # a sentence about replies
             "```\nSign in\n```",
             "| Action | Where |\n|---|---|\n| Sign in | top right |",
             TEXT,
