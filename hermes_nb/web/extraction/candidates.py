@@ -131,9 +131,8 @@ def sections_candidate(root: Any, *, at_least: float = 0) -> Candidate:
         if el.getparent() is None or (gone and any(a in gone for a in el.iterancestors())):
             continue
         # A block holding most of the region is the page's content, dense or not: its menus go inside it.
-        chars = squashed_len(el.text_content())
-        dense = chars and min(1.0, sum(linked[a] for a in el.iter("a")) / chars) > SECTION_LINK_DENSITY
-        if dense and chars < WRAPPER_SHARE * whole:
+        dense = link_density(el, linked) > SECTION_LINK_DENSITY
+        if dense and squashed_len(el.text_content()) < WRAPPER_SHARE * whole:
             el.drop_tree()
             gone.add(el)
     if at_least and _most_words(region) < at_least:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin
 
@@ -23,12 +24,10 @@ _DISCLOSURE = Caseless(
 )
 #: Elements whose text (not their tail) a reader never sees, the head's included.
 _UNSEEN_TEXT = frozenset((*UNSEEN, "head"))
+_UNLINKED_TEXT = _UNSEEN_TEXT | {"a"}  # and the text of links
 
 
 _parser: Any = None
-
-
-_UNLINKED_TEXT = _UNSEEN_TEXT | {"a"}  # and the text of links
 
 
 def parse_html(html: str) -> Any | None:
@@ -146,12 +145,16 @@ def unlinked_word_count(root: Any) -> int:
     return sum(word_count(t) for t in _texts(root, _UNLINKED_TEXT))
 
 
-def link_density(el: Any) -> float:
-    """Share of ``el``'s text that sits inside links (0 when it has no text)."""
+def link_density(el: Any, link_chars: Mapping[Any, int] | None = None) -> float:
+    """Share of ``el``'s text that sits inside links (0 when it has no text); ``link_chars``, the
+    squashed length of each link's text, measured once for a caller that asks of many nested blocks."""
     text = squashed_len(el.text_content())
     if not text:
         return 0.0
-    linked = sum(squashed_len(a.text_content()) for a in el.iter("a"))
+    if link_chars is None:
+        linked = sum(squashed_len(a.text_content()) for a in el.iter("a"))
+    else:
+        linked = sum(link_chars[a] for a in el.iter("a"))
     return min(1.0, linked / text)
 
 
