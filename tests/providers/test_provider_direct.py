@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from multiprocessing.connection import wait as wait_for_exit
 from typing import Any
 
 import pytest
@@ -232,6 +233,8 @@ def test_a_stuck_worker_is_stopped_and_the_page_converted_here(
     assert [p.get("error") for p in pages] == [None, None]
     assert pages[0]["title"] == "Hello, World: a first notebook" and "Plain text notes" in pages[1]["content"]
     assert module._pool is None  # stopped; the next call forks a new pool
+    # A worker's end of its sentinel pipe closes when it exits. Not ``join``/``is_alive``: the pool's own
+    # thread joins its workers too, and when it reaps one first the other thread's waitpid finds no
+    # child, so ``is_alive`` can answer True for a process already gone.
     for worker in workers:
-        worker.join(timeout=30)
-        assert not worker.is_alive()
+        assert wait_for_exit([worker.sentinel], timeout=30), f"worker {worker.pid} still running"
