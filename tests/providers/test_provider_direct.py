@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -219,6 +220,24 @@ def _stuck_on_workers(fetched: Any, **kwargs: Any) -> Any:
 def test_a_stuck_worker_is_stopped_and_the_page_converted_here(
     direct, emu: Emulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _stop_stuck_workers(direct, emu, monkeypatch)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="worker processes are forked on Linux only")
+def test_a_stuck_worker_is_stopped_when_the_kernel_catches_sigterm(
+    direct, emu: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A library in the kernel that catches SIGTERM: the forked workers inherit its handler, so a
+    # SIGTERM only runs it and the stuck worker sleeps on.
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    try:
+        _stop_stuck_workers(direct, emu, monkeypatch)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_stuck_workers(direct: Any, emu: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every worker stuck: each page waits WORKER_WAIT, is converted here, and the workers are gone."""
     module = sys.modules[type(direct).__module__]
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("one core: pages are converted in this process")
@@ -236,5 +255,10 @@ def test_a_stuck_worker_is_stopped_and_the_page_converted_here(
     # A worker's end of its sentinel pipe closes when it exits. Not ``join``/``is_alive``: the pool's own
     # thread joins its workers too, and when it reaps one first the other thread's waitpid finds no
     # child, so ``is_alive`` can answer True for a process already gone.
-    for worker in workers:
-        assert wait_for_exit([worker.sentinel], timeout=30), f"worker {worker.pid} still running"
+    try:
+        for worker in workers:
+            assert wait_for_exit([worker.sentinel], timeout=30), f"worker {worker.pid} still running"
+    finally:  # a worker left running would keep the test run from ending
+        for worker in workers:
+            if not wait_for_exit([worker.sentinel], timeout=0):
+                worker.kill()

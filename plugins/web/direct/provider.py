@@ -102,13 +102,17 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:
-    """Terminate the pool's worker processes (before its shutdown forgets them) and shut it down."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
+    """Kill the pool's worker processes (before its shutdown forgets them) and shut it down.
+
+    SIGKILL, not SIGTERM: a worker inherits the kernel's signal handlers when it is forked, so one
+    stuck on a lock outlives a SIGTERM that a library in the kernel catches. A stuck worker holds
+    nothing worth a clean exit (it only converts pages)."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
         return
     for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+        process.kill()
     pool.shutdown(wait=False, cancel_futures=True)
 
 
