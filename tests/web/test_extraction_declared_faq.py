@@ -9,6 +9,7 @@ from hermes_nb.web.content import convert
 from hermes_nb.web.extraction.declared_faq import Answered, faq_labels, page_faq, restore_faq
 from hermes_nb.web.extraction.document import Document
 from hermes_nb.web.extraction.lost_labels import Label
+from hermes_nb.web.extraction.metadata import page_metadata
 from hermes_nb.web.extraction.scripts import word_key
 from hermes_nb.web.extraction.tree import parse_html
 
@@ -53,6 +54,12 @@ def _accordion(pairs: list[tuple[str, str]]) -> str:
     )
 
 
+def _page_faq(html: str) -> list[Answered]:
+    """The declared pairs of ``html``, from the FAQ pages its metadata read (as the pipeline does)."""
+    root = parse_html(html)
+    return page_faq(root, page_metadata(root, None).get("json_ld_faq") or [])
+
+
 def test_page_faq_reads_the_declared_pairs_the_page_shows_in_order() -> None:
     unshown = ("Is this question only for search engines?", "Yes: it is in the structured data alone.")
     qa_page = {"@type": "QAPage", "mainEntity": {"@type": "Question", "name": "Not an FAQ?"}}
@@ -62,7 +69,7 @@ def test_page_faq_reads_the_declared_pairs_the_page_shows_in_order() -> None:
         f"engines? Yes: it is in the structured data alone.'</script></head>"
         f"<body>{_accordion(PAIRS[:2])}</body></html>"
     )
-    faq = page_faq(parse_html(html))
+    faq = _page_faq(html)
     assert [pair.question for pair in faq] == [PAIRS[0][0], PAIRS[1][0]]
     assert faq[0] == Answered(PAIRS[0][0], PAIRS[0][1], "orders placed before noon leave our")
     assert faq_labels(faq)[1] == Label(PAIRS[1][0], 3, "every item can be returned within")
@@ -79,7 +86,7 @@ def test_an_answer_written_in_markup_reads_as_markdown() -> None:
         f"<html><head>{_ld(single)}</head><body><h3>How can I pay?</h3><p>Three ways to pay:</p><ul><li>By "
         "card at checkout</li><li>By bank transfer within a week</li></ul></body></html>"
     )
-    (pair,) = page_faq(parse_html(html))
+    (pair,) = _page_faq(html)
     assert pair.answer == "Three ways to pay:\n\n- By card at checkout\n- By bank transfer within a week"
 
 

@@ -20,9 +20,7 @@ leave a shown FAQ out). Readability's test pages declare none.
 
 from __future__ import annotations
 
-import json
 import re
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -52,9 +50,11 @@ class Answered:
     opening: str
 
 
-def page_faq(root: Any) -> list[Answered]:
-    """The question-and-answer pairs the page declares in a ``FAQPage`` and shows, in its order."""
-    declared = list(_declared(root))
+def page_faq(root: Any, faq_pages: list[dict[str, Any]]) -> list[Answered]:
+    """The question-and-answer pairs the page declares in a ``FAQPage`` and shows, in its order;
+    ``faq_pages``: the page's ``FAQPage`` objects, as ``metadata.page_metadata`` read them
+    (``json_ld_faq``)."""
+    declared = list(_declared(faq_pages))
     if not declared:
         return []
     shown = compact(word_key(visible_text(root)))
@@ -106,25 +106,10 @@ def restore_faq(markdown: str, faq: list[Answered]) -> tuple[str, int]:
     return re.sub(r"\n{3,}", "\n\n", text), restored
 
 
-def _declared(root: Any) -> Iterator[tuple[str, str]]:
-    """(question, answer) of every ``Question`` in the page's ``FAQPage`` structured data."""
-    for script in root.iter("script"):
-        source = script.text or ""
-        if (script.get("type") or "").lower() != "application/ld+json" or "FAQPage" not in source:
-            continue
-        try:
-            data = json.loads(source)
-        except ValueError:
-            continue
-        stack = deque([data])
-        while stack:
-            item = stack.popleft()
-            if isinstance(item, list):
-                stack.extend(item)
-            elif isinstance(item, dict):
-                if "FAQPage" in ld_types(item):
-                    yield from _questions(item.get("mainEntity"))
-                stack.extend(v for v in item.values() if isinstance(v, (list, dict)))
+def _declared(faq_pages: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """(question, answer) of every ``Question`` in the page's ``FAQPage`` objects."""
+    for page in faq_pages:
+        yield from _questions(page.get("mainEntity"))
 
 
 def _questions(entity: Any) -> Iterator[tuple[str, str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
+from collections import deque
 from typing import Any
 from urllib.parse import unquote, urljoin
 
@@ -80,7 +81,8 @@ _PRODUCT_TYPES = ("Product", "ProductGroup", "IndividualProduct", "ProductModel"
 
 
 def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
-    """Metadata fields found in the page (absent keys: not found); ``json_ld_types`` for page typing."""
+    """Metadata fields found in the page (absent keys: not found); ``json_ld_types`` for page typing,
+    ``json_ld_faq`` (every ``FAQPage`` object) for ``declared_faq``: each script is parsed once."""
     metas = _meta_values(root)
     ld = _json_ld(root)
     out: dict[str, Any] = {}
@@ -113,6 +115,8 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
         out["canonical_url"] = urljoin(url or "", canonical)
     if ld.get("@types"):
         out["json_ld_types"] = ld["@types"]
+    if ld.get("@faq"):
+        out["json_ld_faq"] = ld["@faq"]
     product = ld.get("@product") or {}
     facts = product_facts(product) if product else {}
     if facts:
@@ -191,10 +195,12 @@ def _canonical(root: Any) -> str:
 
 
 def _json_ld(root: Any) -> dict[str, Any]:
-    """The first article-like JSON-LD object (``@types``: every type seen), or ``{}``."""
+    """The first article-like JSON-LD object (``@types``: every type seen; ``@product``: the first
+    product; ``@faq``: every ``FAQPage``, wherever it is nested), or ``{}``."""
     types: list[str] = []
     best: dict[str, Any] = {}
     product: dict[str, Any] = {}
+    faq: list[dict[str, Any]] = []
     for script in root.iter("script"):
         if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
             continue
@@ -202,6 +208,8 @@ def _json_ld(root: Any) -> dict[str, Any]:
             data = json.loads(script.text)
         except ValueError:
             continue
+        if "FAQPage" in script.text:
+            faq.extend(_faq_pages(data))
         stack = [data]
         while stack:
             item = stack.pop()
@@ -217,7 +225,25 @@ def _json_ld(root: Any) -> dict[str, Any]:
                 stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
     if product:
         best = dict(best, **{"@product": product})
+    if faq:
+        best = dict(best, **{"@faq": faq})
     return dict(best, **{"@types": types}) if types else best
+
+
+def _faq_pages(data: Any) -> list[dict[str, Any]]:
+    """Every ``FAQPage`` object in one script's data, in reading order (breadth first), at any depth:
+    a page often nests its FAQ in a ``WebPage``'s ``mainEntity`` rather than in ``@graph``."""
+    found = []
+    queue = deque([data])
+    while queue:
+        item = queue.popleft()
+        if isinstance(item, list):
+            queue.extend(item)
+        elif isinstance(item, dict):
+            if "FAQPage" in ld_types(item):
+                found.append(item)
+            queue.extend(v for v in item.values() if isinstance(v, (list, dict)))
+    return found
 
 
 def ld_types(item: dict[str, Any]) -> list[str]:

@@ -87,7 +87,7 @@ _TITLE_TAG = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _SCRIPT_TAG = re.compile(r"<script\b", re.I)
 _RUN_IN_HEADING = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+#{1,6} \S|\S\s#{1,6} \S", re.M)
 _QA_MICRODATA = "boolean(//*[@itemtype][contains(@itemtype, 'schema.org/QAPage')])"
-_PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product")
+_PRIVATE_META = ("json_ld_types", "og_type", "generator", "json_ld_product", "json_ld_faq")
 #: What the steps before and after the extractors changed, in the page's metadata (each count when not 0).
 _CHANGES = (
     "hidden_elements_dropped",
@@ -150,7 +150,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     changes["heading_controls_dropped"] = drop_heading_controls(root)
     labels = page_labels(root, headlines=guess in _CARD_TYPES)
     # The FAQ the page declares in its structured data and shows: its questions are titles too.
-    faq = page_faq(root)
+    faq = page_faq(root, meta.get("json_ld_faq") or [])
     labels += faq_labels(faq)
     lists = page_lists(root)
     changes.update(_prepared(root, guess))
