@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hermes_nb.errors import ContentFetchError
+from hermes_nb.markdown_heading import HEADINGS
 from hermes_nb.net.encoding_labels import codec_for
 from hermes_nb.web.extraction import (
     Document,
@@ -174,13 +175,10 @@ def _text(text: str, url: str, mime: str) -> Document:
     return Document(title="", content=_normalise_text(text), metadata={"content_type": mime})
 
 
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
-
-
 def _markdown(text: str, url: str, mime: str) -> Document:
     body = _normalise_text(text)
-    heading = _MD_HEADING.search(body)
-    return Document(title=heading.group(1) if heading else "", content=body, metadata={"content_type": mime})
+    title = next((heading.group(1) for heading in HEADINGS.finditer(body) if heading.group(1)), "")
+    return Document(title=title, content=body, metadata={"content_type": mime})
 
 
 def _json(text: str, url: str, mime: str) -> Document:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, overload
@@ -11,6 +10,7 @@ from urllib.parse import urlsplit
 from hermes_nb._services import services
 from hermes_nb.code_fences import CodeFences
 from hermes_nb.extras import require
+from hermes_nb.markdown_heading import HEADING
 from hermes_nb.redaction import mask_known
 
 __all__ = [
@@ -31,9 +31,6 @@ __all__ = [
 #: Per-URL error when an extract backend silently drops a URL (Hermes's wording).
 NO_RESULT_FOR_URL = "Extract backend returned no result for this URL"
 
-_HEADING = re.compile(r"#{1,6}\s+(\S.*?)\s*#*\s*$")
-
-
 def first_heading(markdown: str) -> str:
     """The first Markdown heading in the first 40 lines, outside code fences ("" when none).
 
@@ -41,8 +38,8 @@ def first_heading(markdown: str) -> str:
     """
     fences = CodeFences()
     for line in (markdown or "").splitlines()[:40]:
-        match = None if fences.read(line) else _HEADING.match(line)
-        if match:
+        match = None if fences.read(line) else HEADING.match(line)
+        if match and match.group(1):
             return match.group(1)
     return ""
 

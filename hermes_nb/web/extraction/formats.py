@@ -15,13 +15,13 @@ import re
 from html import escape
 
 from hermes_nb.code_fences import CodeFences
+from hermes_nb.markdown_heading import HEADING
 
 from .formulas import FORMULA
 
 FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 LIST_MARKER = r"(?:[-*+]|\d+[.)])"  # a list item's marker: a bullet, or a number and its dot or parenthesis
 LIST_ITEM = re.compile(rf"^\s*{LIST_MARKER}\s+")  # a list item's indent and marker
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
@@ -85,7 +85,7 @@ def markdown_to_text(markdown: str) -> str:
         if not stripped or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
             flush()
             continue
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if heading:
             flush()
             out.append(_inline(heading.group(1)))
@@ -101,7 +101,7 @@ def markdown_to_text(markdown: str) -> str:
         if LIST_ITEM.match(body):
             flush()
             item = LIST_ITEM.sub("", body)
-            heading = _HEADING.match(item)  # a list item that is a heading ("- ### Title")
+            heading = HEADING.match(item)  # a list item that is a heading ("- ### Title")
             out.append(_inline(heading.group(1) if heading else item))
             continue
         para.append(_inline(body.strip()))

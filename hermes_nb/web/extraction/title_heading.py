@@ -19,7 +19,7 @@ gained 0.0001 more on WCXB and cost Readability's pages 0.0008.
 
 from __future__ import annotations
 
-import re
+from hermes_nb.markdown_heading import HEADING
 
 from .scripts import word_key
 
@@ -28,7 +28,6 @@ __all__ = ["TITLED_TYPES", "drop_title_heading"]
 #: Page types whose title is the document's, not the first line of its text.
 TITLED_TYPES = frozenset({"article", "documentation"})
 PART_WORDS = 3  # a heading saying fewer of the title's words is a section's ("Overview"), not the title
-_HEADING = re.compile(r"#{1,6}\s+(.+?)(?:\s+#+)?\s*$")
 
 
 def drop_title_heading(markdown: str, title: str) -> tuple[str, int]:
@@ -39,7 +38,7 @@ def drop_title_heading(markdown: str, title: str) -> tuple[str, int]:
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if not key or first is None:
         return markdown, 0
-    match = _HEADING.match(lines[first].strip())
+    match = HEADING.match(lines[first].strip())
     said = word_key(match.group(1)) if match else ""
     if not said or not (said == key or (len(said.split()) >= PART_WORDS and f" {said} " in f" {key} ")):
         return markdown, 0
