@@ -110,6 +110,7 @@ def test_a_lost_answer_goes_after_its_question_and_a_lost_pair_after_the_reading
 def test_an_article_closing_on_a_collapsed_faq_keeps_its_questions_and_answers() -> None:
     doc = _guide(f"<section class='faq'><h2>FAQ</h2>{_accordion(PAIRS)}</section>")
     assert doc.metadata["faq_answers_restored"] == 3
+    assert "json_ld_faq" not in doc.metadata  # read for the FAQ step only, not the page's metadata
     for question, answer in PAIRS:
         assert f"### {question}\n\n{answer}" in doc.content
     assert doc.content.index("Paragraph 7") < doc.content.index(PAIRS[0][0])
