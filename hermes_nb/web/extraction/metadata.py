@@ -11,11 +11,14 @@ import html as html_lib
 import json
 import re
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote, urljoin
 
-from .caseless import Caseless
+from .byline import byline
+from .headline import headline
 from .product_facts import product_facts
+from .published_date import iso_date
 from .tree import squash
 
 # Preference order per field; the first non-empty wins (keys are lower-cased meta name/property).
@@ -51,17 +54,9 @@ _DATE = (
     "og:updated_time",
 )
 _SITE = ("og:site_name", "application-name")
-#: Elements marked as an author line, in document order. Written over the attributes (``//@class[…]/..``)
-#: rather than every element (``//*[contains(@class, …)]``): the same elements in half the time.
-_BYLINE_XPATH = (
-    "//@class[contains(., 'byline') or contains(., 'author') or contains(., 'writtenby') "
-    "or contains(., 'dateline')]/.. | //@id[contains(., 'byline') or contains(., 'author')]/.. "
-    "| //@itemprop[contains(., 'author')]/.. | //@rel[. = 'author']/.."
-)
 #: Markup inside a structured-data string (shops put their HTML description in JSON-LD as it is).
 STRUCTURED_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_BYLINE_HINT = Caseless(r"byline|author|writtenby|p-author|dateline")
 _ARTICLE_TYPES = (
     "Article",
     "NewsArticle",
@@ -86,13 +81,14 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     metas = _meta_values(root)
     ld = _json_ld(root)
     out: dict[str, Any] = {}
+    site = _first(metas, _SITE) or _ld_person(ld.get("publisher"))
     title = _first(metas, _TITLE) or structured_text(ld.get("headline") or ld.get("name")) or _title_tag(root)
     if title:
-        out["title"] = title
-    author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author")) or _byline(root)
+        out["title"] = headline(title, site=site, url=url, headings=_headings(root))
+    author = _first(metas, _AUTHOR, reject_urls=True) or _ld_person(ld.get("author")) or byline(root)
     if author:
         out["author"] = author
-    date = _first(metas, _DATE) or structured_text(ld.get("datePublished")) or _time_tag(root)
+    date = next(filter(None, map(iso_date, _declared_dates(metas, ld, root))), "")
     if date:
         out["date"] = date
     lang = (
@@ -104,7 +100,6 @@ def page_metadata(root: Any, url: str | None) -> dict[str, Any]:
     )
     if lang.strip():
         out["language"] = lang.strip().replace("_", "-")
-    site = _first(metas, _SITE) or _ld_person(ld.get("publisher"))
     if site:
         out["sitename"] = site
     description = _first(metas, _DESCRIPTION) or structured_text(ld.get("description"))
@@ -145,23 +140,6 @@ def _meta_values(root: Any) -> dict[str, str]:
     return found
 
 
-def _byline(root: Any) -> str:
-    """A short author line marked up as such (``rel=author``, ``itemprop=author``, a byline class)."""
-    for el in root.xpath(_BYLINE_XPATH)[:50]:
-        if not isinstance(el.tag, str) or el.tag in ("meta", "link", "script", "style", "html", "body"):
-            continue
-        hint = (
-            f"{el.get('class') or ''} {el.get('id') or ''} {el.get('rel') or ''} {el.get('itemprop') or ''}"
-        )
-        if not _BYLINE_HINT.search(hint):
-            continue
-        text = squash(el.text_content())
-        text = re.sub(r"^(?:by|von|par|por|di|door|av)\s+", "", text, flags=re.I)
-        if 2 < len(text) < 100:
-            return text
-    return ""
-
-
 def _first(metas: dict[str, str], keys: tuple[str, ...], *, reject_urls: bool = False) -> str:
     for key in keys:
         value = metas.get(key, "")
@@ -170,12 +148,24 @@ def _first(metas: dict[str, str], keys: tuple[str, ...], *, reject_urls: bool = 
     return ""
 
 
+def _headings(root: Any) -> Iterator[str]:
+    """The text of each of the page's ``<h1>``, in document order."""
+    return (squash(h1.text_content()) for h1 in root.iter("h1"))
+
+
 def _title_tag(root: Any) -> str:
     for title in root.iter("title"):
         text = squash(title.text_content())
         if text:
             return text
     return ""
+
+
+def _declared_dates(metas: dict[str, str], ld: dict[str, Any], root: Any) -> Iterator[str]:
+    """The dates the page declares, in order of preference: meta properties, JSON-LD, ``<time pubdate>``."""
+    yield from (metas.get(key, "") for key in _DATE)
+    yield structured_text(ld.get("datePublished"))
+    yield _time_tag(root)
 
 
 def _time_tag(root: Any) -> str:

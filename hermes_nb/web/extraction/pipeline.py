@@ -36,6 +36,7 @@ from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
+from .published_date import DATED_TYPES, found_date
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
 from .scripts import word_count, word_key
@@ -145,6 +146,9 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     formulas = hold_formulas(root)
     changes["formulas_read_as_tex"] = len(formulas)
     guess = classify(root, url or "", meta)
+    # A date the page shows but does not declare, on the kinds of page that carry one (published_date.py).
+    if "date" not in meta and guess in DATED_TYPES and (found := found_date(root, url)):
+        meta["date"] = found
     # Permalink signs and edit links inside headings ("Installation¶", "History[edit]"): not the titles'
     # words. Then the titles, before the toggles and card links are prepared away (lost_labels.py).
     changes["heading_controls_dropped"] = drop_heading_controls(root)
