@@ -38,6 +38,7 @@ def test_the_site_and_the_keywords_go(
         ("Daring Fireball", "Daring Fireball", []),  # the site's name alone is the title
         ("Well-known words", "Well", []),  # a hyphen without spaces is no separator
         ("Minecraft 1.8 - The Bountiful Update", "", ["Minecraft News"]),  # a <h1> that says neither part
+        ("Shared History — evolve extension", "", ["evolve extension"]),  # a blog's name in its <h1>
     ],
 )
 def test_a_title_without_a_site_part_stays_as_declared(title: str, site: str, headings: list[str]) -> None:

@@ -8,7 +8,8 @@ some elements named "author…" are no byline at all: an ``authorization`` secti
 passed over for the next marked element.
 
 Against WCXB's reference authors on its tune part (a page whose reference names none must get none):
-the byline's readings took the author field from 583 to 593 of 799 pages right, both halves up.
+these readings took the author from 583 to 621 of 799 pages right, both halves up (276 → 299,
+307 → 322); trafilatura's metadata: 590.
 """
 
 from __future__ import annotations

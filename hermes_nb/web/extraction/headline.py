@@ -8,18 +8,23 @@ spaces) and
 
 1. a part at either end that names the site (its ``og:site_name``, or its host name: "Target",
    "Security.org") goes;
-2. then, when a ``<h1>`` of the page says one of the parts that are left, that part is the headline:
-   the page shows it as its heading, and the rest are keywords.
+2. then, when a ``<h1>`` of the page says the first of the parts that are left, that part is the
+   headline: the page shows it as its heading, and the rest are keywords.
 
 A title without such a part stays as declared: a separator inside a headline ("Laptop vs. Desktop -
 How Many Watts?") is not cut on a guess, and a ``<h1>`` that differs from every part is not taken
-either (on a blog the ``<h1>`` is often the blog's name; Readability's page
-"title-and-h1-discrepancy").
+either (Readability's page "title-and-h1-discrepancy"). Nor is a later part: on a blog the
+``<h1>`` is often the blog's name, which ends its titles ("Shared Mutable History — evolve extension
+for Mercurial").
 
-Measured against WCXB's reference titles (the headline) on its tune part: 350 → 563 of 799 the
-same words, both halves alike (trafilatura's metadata: 399). Readability's expected titles are the
-declared title as it is, site name and all: 113 → 106 of 127 the same (four lose an "| eHow"-like
-end, one gains).
+Measured against WCXB's reference titles (the headline) on its tune part: 350 → 564 of 799 the
+same words, both halves up (175 → 276, 175 → 288; trafilatura's metadata: 399). Readability's
+expected titles are mostly the title as declared: 113 → 107 of 127 the same, eleven losing a site's
+or an author's name after a bar or a dash ("| eHow", "- Bradley M. Kuhn"), five gaining (its
+"New Zealand", not "New Zealand - Wikipedia"). Taking any part an ``<h1>`` says instead of the first
+only: 564 and 106 (a blog's name taken for the headline); a page's only ``<h1>`` whatever it says:
+590 and 94. The extraction's F1 barely moves (a reading's title heading is matched against the
+title): tune part 0.8891 as before, Readability's pages unchanged.
 """
 
 from __future__ import annotations
@@ -37,8 +42,8 @@ _SEPARATOR = re.compile(r"\s+(?:[|\-–—/\\»·•]|::)\s+")
 
 
 def headline(title: str, *, site: str, url: str | None, headings: Iterable[str]) -> str:
-    """``title`` without the part that names the site (``site``, or ``url``'s host), and its one part
-    a heading in ``headings`` says when there is one (see above)."""
+    """``title`` without the part that names the site (``site``, or ``url``'s host), or its first
+    part alone when a heading in ``headings`` says it (see above)."""
     parts = _parts(title)
     if len(parts) < 2:
         return title
@@ -47,10 +52,9 @@ def headline(title: str, *, site: str, url: str | None, headings: Iterable[str])
         parts = parts[:-1]
     elif _squashed(parts[0][0]) in names:
         parts = parts[1:]
-    keys = {word_key(part): part for part, _ in parts if word_key(part)}
-    said = next((keys[key] for key in map(word_key, headings) if key in keys), None)
-    if said is not None and len(keys) > 1:
-        return said.strip()
+    first = word_key(parts[0][0])
+    if len(parts) > 1 and first and any(word_key(heading) == first for heading in headings):
+        return parts[0][0].strip()
     return title[parts[0][1] : parts[-1][1] + len(parts[-1][0])].strip() or title
 
 

@@ -11,9 +11,11 @@ whole text) looks. Landing pages, shops and grids show dates too, of offers and 
 not of their text, so they are not searched.
 
 Against WCXB's reference dates on its tune part (the day; a page whose reference has no date must
-get none): 541 of 799 pages right before the search, 597 with it (both halves up; present
-236 → 306 of 425, absent 305 → 291 of 374). trafilatura's metadata, which searches every page: 377.
-The search costs about 6 ms on a page that declares no date.
+get none): 541 of 799 pages right before these readings, 614 with them, both halves up (259 → 291,
+282 → 323). Of the 425 pages with a reference date 236 → 322 are right; of the 374 without one,
+305 → 292 get none. trafilatura's metadata, which searches every page: 377 (362 and 15). Searching
+untyped pages as well (many turn out to be articles) lost on both halves: 600. The search costs about
+6 ms on a page that declares no date.
 """
 
 from __future__ import annotations
