@@ -17,8 +17,8 @@ either (Readability's page "title-and-h1-discrepancy"). Nor is a later part: on 
 ``<h1>`` is often the blog's name, which ends its titles ("Shared Mutable History — evolve extension
 for Mercurial").
 
-Measured against WCXB's reference titles (the headline) on its tune part: 350 → 564 of 799 the
-same words, both halves up (175 → 276, 175 → 288; trafilatura's metadata: 399). Readability's
+Measured against WCXB's reference titles (the headline) on its tune part: 350 → 563 of 799 the
+same words, both halves up (175 → 276, 175 → 287; trafilatura's metadata: 399). Readability's
 expected titles are mostly the title as declared: 113 → 107 of 127 the same, eleven losing a site's
 or an author's name after a bar or a dash ("| eHow", "- Bradley M. Kuhn"), five gaining (its
 "New Zealand", not "New Zealand - Wikipedia"). Taking any part an ``<h1>`` says instead of the first
