@@ -131,8 +131,8 @@ def sections_candidate(root: Any, *, at_least: float = 0) -> Candidate:
         if el.getparent() is None or (gone and any(a in gone for a in el.iterancestors())):
             continue
         # A block holding most of the region is the page's content, dense or not: its menus go inside it.
-        dense = link_density(el, linked) > SECTION_LINK_DENSITY
-        if dense and squashed_len(el.text_content()) < WRAPPER_SHARE * whole:
+        size = squashed_len(el.text_content())
+        if link_density(el, linked, chars=size) > SECTION_LINK_DENSITY and size < WRAPPER_SHARE * whole:
             el.drop_tree()
             gone.add(el)
     if at_least and _most_words(region) < at_least:

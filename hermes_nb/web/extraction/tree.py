@@ -145,10 +145,11 @@ def unlinked_word_count(root: Any) -> int:
     return sum(word_count(t) for t in _texts(root, _UNLINKED_TEXT))
 
 
-def link_density(el: Any, link_chars: Mapping[Any, int] | None = None) -> float:
+def link_density(el: Any, link_chars: Mapping[Any, int] | None = None, *, chars: int | None = None) -> float:
     """Share of ``el``'s text that sits inside links (0 when it has no text); ``link_chars``, the
-    squashed length of each link's text, measured once for a caller that asks of many nested blocks."""
-    text = squashed_len(el.text_content())
+    squashed length of each link's text, measured once for a caller that asks of many nested blocks,
+    and ``chars``, the squashed length of ``el``'s own text, for a caller that measured it."""
+    text = squashed_len(el.text_content()) if chars is None else chars
     if not text:
         return 0.0
     if link_chars is None:
