@@ -15,6 +15,8 @@ PROSE = "<p>The committee met on Tuesday to review the harbour plan before any m
     [
         ("2025-12-19T12:59:51+00:00", "2025-12-19T12:59:51+00:00"),  # ISO 8601 stays as declared
         ("2025-06-17", "2025-06-17"),
+        ("2013-08-22 21:43:53 UTC", "2013-08-22 21:43:53 UTC"),
+        ("2025-06-17 (updated weekly)", "2025-06-17"),  # what follows the day and its time goes
         ("Jan 17, 2025", "2025-01-17"),
         ("Thu, 09/25/2025 - 11:38", "2025-09-25"),
         ("Dec 19th 2025", "2025-12-19"),

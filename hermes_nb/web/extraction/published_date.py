@@ -2,8 +2,9 @@
 
 A page declares its date in a ``<meta>`` property, in JSON-LD or in a ``<time pubdate>`` (metadata.py
 reads them in that order); the first that says a whole day is the date. ISO 8601 values stay as
-declared (a time and a zone may follow the day); others ("Jan 17, 2025", "Thu, 09/25/2025 - 11:38",
-seconds since 1970) become their day, and a value that names no year ("Dec 23") or no day is no date.
+declared (a time and a zone may follow the day; anything else after them goes); others ("Jan 17,
+2025", "Thu, 09/25/2025 - 11:38", seconds since 1970) become their day, and a value that names no
+year ("Dec 23") or no day is no date.
 
 Many articles and threads declare nothing and show their date only on the page: in a ``<time>``, a
 byline, the URL's path. For those two kinds, and only those, htmldate's quick search (no scan of the
@@ -28,7 +29,11 @@ __all__ = ["DATED_TYPES", "found_date", "iso_date"]
 
 #: Page types whose text has a publication date worth searching for when none is declared.
 DATED_TYPES = frozenset({"article", "forum"})
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?!\d)")
+#: An ISO 8601 day with nothing after it but a time and a zone ("2025-12-19T12:59:51+00:00").
+_ISO_VALUE = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?))?)?"
+)
 _EPOCH = re.compile(r"\d{9,10}(?:\.\d+)?")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _EARLIEST_YEAR = 1900
@@ -39,8 +44,8 @@ _DEFAULTS = (datetime(2000, 1, 1), datetime(2001, 2, 2))
 def iso_date(value: str) -> str:
     """``value`` as an ISO 8601 date (see above), or ``""`` when it says no whole day."""
     value = value.strip()
-    if _ISO_DAY.match(value):
-        return value if _plausible(value[:10]) else ""
+    if _ISO_DAY.match(value):  # the day and its time as declared; anything else after them goes
+        return (value if _ISO_VALUE.fullmatch(value) else value[:10]) if _plausible(value[:10]) else ""
     if _EPOCH.fullmatch(value):
         day = datetime.fromtimestamp(float(value), tz=timezone.utc).date().isoformat()
         return day if _plausible(day) else ""
