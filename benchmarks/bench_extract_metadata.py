@@ -30,11 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
-from bench_extract_quality import READABILITY, WCXB, Page, readability_pages, wcxb_pages, words
+from bench_extract_quality import READABILITY, WCXB, Page, corpus_pages, words
 
 FIELDS = ("title", "author", "date")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -127,9 +126,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="pages scored in this many processes")
     args = parser.parse_args()
     for corpus in ["wcxb", "readability"] if args.corpus == "both" else [args.corpus]:
-        if not (WCXB if corpus == "wcxb" else READABILITY).is_dir():
-            sys.exit(f"corpus not found: {WCXB if corpus == 'wcxb' else READABILITY}")
-        pages = list(wcxb_pages(args.split) if corpus == "wcxb" else readability_pages())
+        pages = corpus_pages(corpus, args.split)
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = list(pool.map(score, pages, chunksize=4))
         report(corpus, rows)

@@ -133,6 +133,15 @@ def readability_pages() -> Iterator[Page]:
         yield Page("readability", page.name, f"http://fakehost/{page.name}/", html, want)
 
 
+def corpus_pages(corpus: str, split: str) -> list[Page]:
+    """The pages of ``corpus`` (``"wcxb"``: its ``split`` part; ``"readability"``); exits when the
+    corpus is not on this machine."""
+    root = WCXB if corpus == "wcxb" else READABILITY
+    if not root.is_dir():
+        sys.exit(f"corpus not found: {root}")
+    return list(wcxb_pages(split) if corpus == "wcxb" else readability_pages())
+
+
 def ours(html: str, url: str) -> str:
     from hermes_nb.web.content import convert
 
@@ -218,10 +227,7 @@ def main() -> None:
     corpora = ["wcxb", "readability"] if args.corpus == "both" else [args.corpus]
     types = {t.strip() for t in args.types.split(",") if t.strip()}
     for corpus in corpora:
-        root = WCXB if corpus == "wcxb" else READABILITY
-        if not root.is_dir():
-            sys.exit(f"corpus not found: {root}")
-        pages = list(wcxb_pages(args.split) if corpus == "wcxb" else readability_pages())
+        pages = corpus_pages(corpus, args.split)
         if types:
             pages = [p for p in pages if p.page_type in types]
         pages = pages[:: args.every]

@@ -8,12 +8,8 @@ part. Skips where the development corpus is absent (it lives outside the reposit
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
-
 import pytest
-from paths import REPO
+from paths import benchmark
 
 pytestmark = pytest.mark.slow
 
@@ -23,21 +19,12 @@ EVERY = 8  # pages sampled: every eighth tune page (100 pages, about 10 s)
 FLOORS = {"title": 0.66, "author": 0.72, "date": 0.7}
 
 
-def _module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses and the metadata script look their modules up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def rates() -> dict[str, tuple[float, float]]:
-    quality = _module("bench_extract_quality")
+    quality = benchmark("bench_extract_quality")
     if not (quality.WCXB / "ground-truth").is_dir():
         pytest.skip(f"WCXB's development pages not found at {quality.WCXB} (outside the repository)")
-    bench = _module("bench_extract_metadata")
+    bench = benchmark("bench_extract_metadata")
     rows = [bench.score(page) for page in list(quality.wcxb_pages("tune"))[::EVERY]]
 
     def rate(side: str, field: str) -> float:

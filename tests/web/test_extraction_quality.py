@@ -8,13 +8,10 @@ the development corpus is absent (it lives outside the repository).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter, defaultdict
-from types import ModuleType
 
 import pytest
-from paths import REPO
+from paths import benchmark
 
 pytestmark = pytest.mark.slow
 
@@ -24,20 +21,9 @@ LEAD = 0.01  # how far direct stays ahead of trafilatura overall
 TYPE_SLACK = 0.02  # how far below trafilatura one page type of the sample may fall (a few pages each)
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_extract_quality", REPO / "benchmarks" / "bench_extract_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def scores() -> dict[str, tuple[float, float]]:
-    bench = _bench()
+    bench = benchmark("bench_extract_quality")
     if not (bench.WCXB / "ground-truth").is_dir():
         pytest.skip(f"WCXB's development pages not found at {bench.WCXB} (outside the repository)")
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
