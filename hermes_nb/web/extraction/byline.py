@@ -32,7 +32,7 @@ _BYLINE_XPATH = (
 )
 #: A byline's marking; "authority", "authorization" and "authorized" are other words.
 _BYLINE_HINT = Caseless(r"byline|author(?!i[stz])|writtenby|p-author|dateline")
-_UNSEEN = ("meta", "link", "script", "style", "html", "body")
+_NEVER_BYLINES = ("meta", "link", "script", "style", "html", "body")  # tags no author line is
 _MOST_MARKED = 50
 _LONGEST = 100
 #: The words before the name: "By", "Posted by:", "16 December 2025 by"; "BySummer" run together.
@@ -56,7 +56,7 @@ _NO_NAME = frozenset({"name", "author", "authors", "the author", "undefined", "n
 def byline(root: Any) -> str:
     """The name in the first element marked as an author line that says one (see above), or ``""``."""
     for el in root.xpath(_BYLINE_XPATH)[:_MOST_MARKED]:
-        if not isinstance(el.tag, str) or el.tag in _UNSEEN:
+        if not isinstance(el.tag, str) or el.tag in _NEVER_BYLINES:
             continue
         marking = " ".join(el.get(attr) or "" for attr in ("class", "id", "rel", "itemprop"))
         if not _BYLINE_HINT.search(marking):
