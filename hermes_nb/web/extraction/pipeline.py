@@ -39,6 +39,7 @@ from .product_extras import drop_product_extras
 from .published_date import DATED_TYPES, found_date
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
+from .screen_reader_text import drop_screen_reader_text
 from .scripts import word_count, word_key
 from .sectioned_lists import unlist_sections
 from .shell import drop_script_notices, hidden_scaffolding
@@ -105,6 +106,7 @@ _CHANGES = (
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
+    "screen_reader_text_dropped",
     "emoji_images_read",
     "templates_dropped",
     "shadow_roots_opened",
@@ -257,6 +259,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     """Take out of the tree what is not the page's text, and reshape what the extractors misread (code,
     lists of tables), before they read it; what went."""
     changes = {
+        # The names icon buttons give themselves for screen readers (screen_reader_text.py).
+        "screen_reader_text_dropped": drop_screen_reader_text(root),
         # Dialogs (consent centres, fly-in menus, pop-ups), ARIA menus and navigation landmarks; a
         # product page keeps its description sheets.
         "dialogs_dropped": drop_dialogs(root, consent_only=guess == "product"),
