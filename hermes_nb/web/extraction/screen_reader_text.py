@@ -2,11 +2,12 @@
 
 An icon button (a heart, a share arrow, a carousel's arrow) names itself for screen readers in a span
 a style sheet moves off the screen: ``<button><svg/><span class="sr-only">Save this event: Tech
-Summit</span></button>``. Browsers show the icon; the extractors read the span, so a listing of forty
-events read "Save this event: …Share this event: …" under every card, and a shop's grid "Add to
-favorites 0 people have favorited this" under every product. The names frameworks give such spans
-(Bootstrap's and Tailwind's ``sr-only``, ``visually-hidden``, WordPress's ``screen-reader-text``,
-Eventbrite's ``eds-is-hidden-accessible``, …) say that a sighted reader never sees their text; inside
+Summit</span></button>``. Browsers show the icon. trafilatura's main reading drops buttons, but its
+fallback readings keep their text, so a listing of forty events read "Save this event: …Share this
+event: …" under every card, and a shop's grid "Add to favorites 0 people have favorited this" under
+every product. The names frameworks give such spans (``sr-only`` in Bootstrap 4 and Tailwind,
+``visually-hidden`` in Bootstrap 5, WordPress's ``screen-reader-text``, Eventbrite's
+``eds-is-hidden-accessible``, …) say that a sighted reader never sees their text; inside
 a ``<button>`` that text goes, the text after it (its tail) staying. Tailwind's ``md:not-sr-only``
 shows the element again on wider screens, so an element named so stays.
 
