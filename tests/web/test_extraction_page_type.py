@@ -404,3 +404,46 @@ def test_a_reading_that_holds_the_cards_blurbs_but_not_their_titles_gets_the_car
     both = "\n\n".join(f"Console battery {i}\n\n{blurb.format(i=i)}" for i in range(8))
     titled = Choice(Candidate("trafilatura", f"# Parts\n\n{both}"), 0.6, "primary kept")
     assert _with_missed_cards(root, titled, []) is titled
+
+
+def _footer_columns(n: int) -> str:
+    columns = "".join(
+        f"<div class='link-list'><h4>Column {i}</h4><a href='/a{i}'>About our company</a>"
+        f"<a href='/b{i}'>Shipping and returns</a><a href='/c{i}'>Gift card balance</a></div>"
+        for i in range(n)
+    )
+    return f"<footer><div class='row'>{columns}</div></footer>"
+
+
+@pytest.mark.parametrize(
+    "furniture",
+    [
+        _footer_columns(8),
+        "<header><ul class='menu'>"
+        + "".join(f"<li class='item'><a href='/m{i}'>Menu entry number {i}</a></li>" for i in range(9))
+        + "</ul></header>",
+        "<div role='contentinfo'><ul class='links'>"
+        + "".join(f"<li class='l'><a href='/f{i}'>Footer link number {i}</a></li>" for i in range(9))
+        + "</ul></div>",
+        "<aside><div class='related'>"
+        + "".join(f"<div class='r'><a href='/r{i}'>Related page number {i}</a></div>" for i in range(9))
+        + "</div></aside>",
+    ],
+)
+def test_the_cards_step_takes_no_cards_from_the_pages_header_footer_or_sidebars(furniture: str) -> None:
+    # The grid itself is rendered by scripts (not in the HTML); the largest repeated group left is page
+    # furniture, which classify may still count but the cards step must not append as the grid.
+    root = parse_html(_page(f"<main><h1>Sneakers</h1><p>{PROSE}</p></main>{furniture}"))
+    assert len(card_group(root)) >= 8
+    assert card_group(root, outside_furniture=True) == []
+    cards = _cards(6, priced=True)
+    root = parse_html(_page(f"<main><h1>Sneakers</h1>{cards}</main>{furniture}"))
+    inside = card_group(root, outside_furniture=True)
+    assert [a.get("href") for card in inside for a in card.iter("a")] == [f"/item/{i}" for i in range(6)]
+
+
+def test_a_grid_page_whose_cards_are_not_in_its_html_does_not_read_its_footer_as_cards() -> None:
+    body = f"<main><h1>Sneakers</h1><p>{PROSE * 2}</p><div id='grid'></div></main>{_footer_columns(8)}"
+    doc = content.convert(_page(body), "text/html", url="https://shop.example/collections/sneakers")
+    assert doc.metadata["page_type"] == "listing"  # the footer's columns still count as cards for the type
+    assert "Shipping and returns" not in doc.content and "analytical engine" in doc.content

@@ -158,8 +158,14 @@ def post_elements(root: Any, limit: int = 0) -> list[Any]:
     return found
 
 
-def card_group(root: Any) -> list[Any]:
-    """The largest group of repeated sibling cards (same tag and class, each with a link and text)."""
+def card_group(root: Any, *, outside_furniture: bool = False) -> list[Any]:
+    """The largest group of repeated sibling cards (same tag and class, each with a link and text).
+
+    With ``outside_furniture`` (the cards a reading is given), none in the page's header, footer,
+    navigation or sidebars. ``classify`` counts those too: a shop grid its scripts fill still has a
+    page of cards' shape, and leaving them out there retyped eleven WCXB pages, three articles as grids
+    (a smaller priced carousel became the largest group).
+    """
     best: list[Any] = []
     parents = 0
     for parent in root.iter(*_CARD_PARENTS):  # lxml's walk: faster than an XPath
@@ -167,6 +173,8 @@ def card_group(root: Any) -> list[Any]:
             continue
         kids = [k for k in parent if isinstance(k.tag, str)]
         if len(kids) < CARDS:
+            continue
+        if outside_furniture and _in_page_furniture(parent):
             continue
         parents += 1
         if parents > CARD_PARENT_SCAN:
@@ -185,6 +193,18 @@ def card_group(root: Any) -> list[Any]:
         if len(with_link) >= CARDS and len(with_link) > len(best):
             best = with_link
     return best
+
+
+def _in_page_furniture(parent: Any) -> bool:
+    """True when ``parent`` is, or is inside, the page's header, footer, navigation or a sidebar
+    (by tag or ARIA role): its repeated children are link columns and menu entries, not cards."""
+    if parent.get("role") in _FURNITURE_ROLES:
+        return True
+    return any(a.tag in _FURNITURE_TAGS or a.get("role") in _FURNITURE_ROLES for a in parent.iterancestors())
+
+
+_FURNITURE_TAGS = {"footer", "header", "nav", "aside"}
+_FURNITURE_ROLES = {"contentinfo", "banner", "navigation", "complementary", "menu", "menubar"}
 
 
 def _card_kind(el: Any) -> tuple[str, str]:

@@ -381,10 +381,11 @@ def _with_missed_cards(root: Any, choice: Choice, tried: list[str]) -> Choice:
     of their titles are missing from it.
 
     Extractors read a grid's heading and blurb and take its cards (title, snippet, price) for
-    navigation; on a product grid or listing the cards are the content.
+    navigation; on a product grid or listing the cards are the content. Where the scripts render the
+    grid, the largest group left is the footer's link columns or a menu: those are not cards.
     """
     tried.append(cands.CARDS)
-    group = card_group(root)
+    group = card_group(root, outside_furniture=True)
     cards = cands.cards_candidate(group)
     wanted = words(cards.markdown)
     n = sum(wanted.values())
