@@ -164,7 +164,7 @@ def card_group(root: Any, *, outside_furniture: bool = False) -> list[Any]:
     With ``outside_furniture`` (the cards a reading is given), none in the page's header, footer,
     navigation or sidebars. ``classify`` counts those too: a shop grid its scripts fill still has a
     page of cards' shape, and leaving them out there retyped eleven WCXB pages, three articles as grids
-    (a smaller priced carousel became the largest group).
+    (the article's own round-up of priced products became the largest group).
     """
     best: list[Any] = []
     parents = 0
