@@ -12,7 +12,7 @@ from .held_text import hold_for_trafilatura
 from .html_markdown import fragment_to_markdown, parse_fragment
 from .markdown_repairs import repaired
 from .scripts import split_words
-from .tree import link_density, names, squashed_len
+from .tree import LANDMARK_ROLES, LANDMARKS, UNSEEN, link_density, names, squashed_len
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -45,10 +45,8 @@ _POST_FURNITURE = Caseless(
 _QA_REMARKS = Caseless(
     rf"{_POST_FURNITURE.pattern}|(?:^|[\s_-])(?:comments?|comment-copy|comment-body)(?:$|[\s_-])"
 )
-_FURNITURE_TAGS = ("script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
-                   "svg", "iframe", "button", "select", "dialog")
-_FURNITURE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu",
-                    "menubar"}
+_FURNITURE_TAGS = (*UNSEEN, *LANDMARKS, "form", "svg", "iframe", "button", "select", "dialog")
+_FURNITURE_ROLES = LANDMARK_ROLES | {"search", "dialog"}
 #: Elements a role, class or id names (the only ones ``_is_furniture`` can find), in document order.
 _NAMED = ".//*[@role or @class or @id]"
 WRAPPER_SHARE = 0.5  # an element named like furniture or a product extra but holding this share stays

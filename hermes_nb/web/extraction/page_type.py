@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from .caseless import Caseless
 from .scripts import word_count
-from .tree import names, visible_text
+from .tree import LANDMARK_ROLES, LANDMARKS, names, visible_text
 
 POSTS = 5  # repeated post-like containers that make an untyped page a thread
 CARDS = 6  # repeated sibling cards (same tag and class, each with a link and some text) for a listing
@@ -198,13 +198,9 @@ def card_group(root: Any, *, outside_furniture: bool = False) -> list[Any]:
 def _in_page_furniture(parent: Any) -> bool:
     """True when ``parent`` is, or is inside, the page's header, footer, navigation or a sidebar
     (by tag or ARIA role): its repeated children are link columns and menu entries, not cards."""
-    if parent.get("role") in _FURNITURE_ROLES:
+    if parent.get("role") in LANDMARK_ROLES:
         return True
-    return any(a.tag in _FURNITURE_TAGS or a.get("role") in _FURNITURE_ROLES for a in parent.iterancestors())
-
-
-_FURNITURE_TAGS = {"footer", "header", "nav", "aside"}
-_FURNITURE_ROLES = {"contentinfo", "banner", "navigation", "complementary", "menu", "menubar"}
+    return any(a.tag in LANDMARKS or a.get("role") in LANDMARK_ROLES for a in parent.iterancestors())
 
 
 def _card_kind(el: Any) -> tuple[str, str]:

@@ -17,6 +17,10 @@ _HIDDEN_STYLE = Caseless(
 )
 _SPACE = re.compile(r"\s+")
 UNSEEN = ("script", "style", "noscript", "template")  # elements whose text a reader never sees
+#: The page's own furniture by landmark: its navigation, header, footer and sidebars, by tag, and by
+#: ARIA role (with its menus); what is in them is not the page's text.
+LANDMARKS = ("nav", "header", "footer", "aside")
+LANDMARK_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "menu", "menubar"})
 CURTAIN = 0.6  # a hidden element holding this share of the page's text is a loading curtain, kept
 _DISCLOSURE = Caseless(
     r"tabpanel|tab-pane|tab-content|tabs?[-_]panel|accordion|collaps|expand|disclosure|read-?more|"
