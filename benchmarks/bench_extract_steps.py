@@ -73,6 +73,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "emoji images": {"emoji_as_text": _zero},
     "streamed": {"place_streamed": _zero},
     "templates": {"open_templates": lambda _root: (0, 0)},
+    "unfilled expressions": {"drop_unfilled_expressions": _zero},
     "heading controls": {"drop_heading_controls": _zero},
     "formulas": {"hold_formulas": lambda _root: []},
     "inline gaps": {"space_adjacent_inlines": _nothing},
