@@ -77,6 +77,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "heading controls": {"drop_heading_controls": _zero},
     "formulas": {"hold_formulas": lambda _root: []},
     "inline gaps": {"space_adjacent_inlines": _nothing},
+    "code figures": {"open_code_figures": _zero},
     "preformatted": {"rewrite_preformatted": _nothing},
     "sectioned lists": {"unlist_sections": _nothing},
     "definition lists": {"pair_definitions": _nothing},

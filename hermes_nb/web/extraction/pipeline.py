@@ -15,6 +15,7 @@ from .ad_labels import drop_ad_labels
 from .block_links import open_block_links
 from .captions import captions_before_tables
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
+from .code_figures import open_code_figures
 from .control_lines import drop_control_lines
 from .declared_faq import faq_labels, page_faq, restore_faq
 from .definition_lists import pair_definitions
@@ -107,6 +108,7 @@ _CHANGES = (
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
+    "code_figures_opened",
     "screen_reader_text_dropped",
     "emoji_images_read",
     "templates_dropped",
@@ -285,6 +287,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
+    # A code listing set in a <figure>, which trafilatura removes unread, a block (code_figures.py).
+    changes["code_figures_opened"] = open_code_figures(root)
     # Every <pre> one <code> of its lines, which the extractors keep as a code block (preformatted.py),
     # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
