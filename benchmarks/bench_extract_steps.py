@@ -69,6 +69,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "misnamed": {"unmask_misnamed": _zero},
     "product extras": {"drop_product_extras": _zero},
     "block links": {"open_block_links": _zero},
+    "quoted posts": {"open_quoted_posts": _zero},
     "ruby": {"drop_ruby_annotations": _zero},
     "emoji images": {"emoji_as_text": _zero},
     "streamed": {"place_streamed": _zero},

@@ -38,6 +38,7 @@ from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .published_date import DATED_TYPES, found_date
+from .quoted_posts import open_quoted_posts
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
 from .screen_reader_text import drop_screen_reader_text
@@ -109,6 +110,7 @@ _CHANGES = (
     "heading_controls_dropped",
     "ruby_annotations_dropped",
     "code_figures_opened",
+    "quoted_posts_opened",
     "screen_reader_text_dropped",
     "emoji_images_read",
     "templates_dropped",
@@ -284,6 +286,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         "emoji_images_read": emoji_as_text(root),
         # Cards written as one link, on untyped pages: their blurbs read as text (block_links.py).
         "block_links_opened": open_block_links(root) if guess is None else 0,
+        # A reply's quotation of an earlier post, set in an <aside>, on threads (quoted_posts.py).
+        "quoted_posts_opened": open_quoted_posts(root) if guess == "forum" else 0,
     }
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
