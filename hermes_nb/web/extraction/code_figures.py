@@ -19,13 +19,14 @@ from typing import Any
 
 __all__ = ["open_code_figures"]
 
-_CODE_FIGURES = "//figure[.//pre][not(@aria-hidden='true')]"
-
-
 def open_code_figures(root: Any) -> int:
     """Turn each figure below ``root`` that holds a code listing into a block, its caption into a
     paragraph; how many."""
-    figures = root.xpath(_CODE_FIGURES)
+    figures = [
+        figure
+        for figure in root.iter("figure")  # a walk in C: cheaper than an XPath over the whole tree
+        if figure.get("aria-hidden") != "true" and figure.find(".//pre") is not None
+    ]
     for figure in figures:
         figure.tag = "div"
         for caption in figure.iter("figcaption"):

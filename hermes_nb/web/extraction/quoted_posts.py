@@ -17,17 +17,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from .caseless import Caseless
+
 __all__ = ["open_quoted_posts"]
 
-_QUOTE_ASIDES = (
-    "//aside[contains(translate(@class, 'QUOTE', 'quote'), 'quote')"
-    " or contains(translate(../@class, 'QUOTE', 'quote'), 'quote')]"
-)
+_QUOTE = Caseless("quote")
 
 
 def open_quoted_posts(root: Any) -> int:
     """Turn each aside below ``root`` that holds a quotation into a ``<blockquote>``; how many."""
-    asides = root.xpath(_QUOTE_ASIDES)
+    asides = [aside for aside in root.iter("aside") if _QUOTE.search(_classes(aside))]
     for aside in asides:
         aside.tag = "blockquote"
     return len(asides)
+
+
+def _classes(aside: Any) -> str:
+    """The aside's class and its parent's (XenForo names the quote block around a bare aside)."""
+    parent = aside.getparent()
+    around = (parent.get("class") or "") if parent is not None else ""
+    return f"{aside.get('class') or ''} {around}"
