@@ -19,6 +19,7 @@ from typing import Any
 
 __all__ = ["open_code_figures"]
 
+
 def open_code_figures(root: Any) -> int:
     """Turn each figure below ``root`` that holds a code listing into a block, its caption into a
     paragraph; how many."""
