@@ -31,6 +31,27 @@ def test_a_long_block_inside_earlier_text_goes_a_short_one_stays() -> None:
     assert f"> {quote}" not in text and "I love it." in text and text.endswith("matte speckled glaze")
 
 
+def test_a_quotation_emptied_of_its_copy_goes_with_its_attribution() -> None:
+    post = "Does this mean the preferred chain setting stops working for our older clients next month?"
+    thread = (
+        f"Posted by tatyana\n\n{post}\n\nmike\n\n> tatyana:\n>\n> {post}\n\nIt depends on your client.\n\n"
+        f"ana\n\n> Pippin06 said:\n>\n> {post}\n>\n> And one more line of my own.\n\nAgreed."
+    )
+    text, dropped = drop_repeats(thread)
+    assert dropped == 2
+    # The first quotation kept only its attribution: it goes whole, no empty quote bar is left.
+    assert "> tatyana:" not in text and "mike\n\nIt depends on your client." in text
+    # The second keeps words of its own: it stays, without the copy.
+    assert "> Pippin06 said:\n>\n>\n> And one more line of my own." in text
+    assert text.count(post) == 1
+
+
+def test_quotations_that_lost_nothing_stay_whole() -> None:
+    markdown = "> Ana said:\n>\n> A line that is nowhere else.\n\n> Bo:\n>"
+    text = f"{DESCRIPTION}\n\n{markdown}"
+    assert drop_repeats(f"{text}\n\n{DESCRIPTION}") == (text, 1)
+
+
 def test_a_grids_cards_keep_their_own_prices_and_ratings() -> None:
     # Two lamps at the same price: the second card's "$49" is its own price, not a copy of the first.
     grid = "Arc lamp\n\n$49\n\n4.5 (120)\n\nAdd to cart\n\nDesk lamp\n\n$49\n\n4.5 (120)\n\nAdd to cart"

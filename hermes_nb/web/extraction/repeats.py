@@ -9,6 +9,11 @@ grids, listings and threads). Every other page keeps single repeats — a refrai
 same fine print under each offer — and loses only a whole section rendered twice
 (``drop_copied_sections``).
 Code blocks and table rows are never touched: code repeats on purpose, and a table keeps its shape.
+
+A thread's reply that quotes an earlier post repeats it, and the copy goes; the quotation around it
+would stay behind as empty quote marks under its attribution ("> ryshab:" over a lone ">"), which
+Markdown renders as an empty quotation bar. A quotation that lost lines here and keeps no more than
+such an attribution (``ATTRIBUTION_WORDS`` words, ending in a colon) goes whole.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ CONTAINED_WORDS = 8  # a block this long that runs word for word inside the text
 #: section (a responsive layout's second rendering of the article); shorter runs on the tune part of
 #: WCXB were offers' fine print and pricing plans' feature lists, which the reference keeps.
 COPIED_RUN_BLOCKS = 10
+ATTRIBUTION_WORDS = 4  # "Pippin06 said:", "TatyanaBol:": what a quotation emptied of its copy keeps
+_QUOTE_MARK = re.compile(r"^\s{0,3}>")
 
 
 def drop_repeats(markdown: str, *, keep_values: bool = False) -> tuple[str, int]:
@@ -32,7 +39,7 @@ def drop_repeats(markdown: str, *, keep_values: bool = False) -> tuple[str, int]
     With ``keep_values`` (a grid's or listing's cards), a short line holding a figure stays however
     often it comes: each card's price, rating or date is that card's, not a copy of the one before.
     """
-    kept: list[str] = []
+    kept: list[str | None] = []  # None: a quotation's line that went (see _emptied_quotes)
     seen: set[tuple[str, ...]] = set()
     before = " "  # the words kept so far, space-separated and space-padded, for containment tests
     fences = CodeFences()
@@ -51,13 +58,42 @@ def drop_repeats(markdown: str, *, keep_values: bool = False) -> tuple[str, int]
             continue
         if key in seen or (len(key) >= CONTAINED_WORDS and f" {joined} " in before):
             dropped += 1
+            if _QUOTE_MARK.match(line):
+                kept.append(None)
             continue
         seen.add(key)
         before += joined + " "
         kept.append(line)
     if not dropped:
         return markdown, 0
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), dropped
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(_emptied_quotes(kept))).strip(), dropped
+
+
+def _emptied_quotes(lines: list[str | None]) -> list[str]:
+    """``lines`` without the quotations that lost lines (``None``) and keep at most an attribution."""
+    out: list[str] = []
+    run: list[str | None] = []
+
+    def close() -> None:
+        text = [line for line in run if line is not None and split_words(line)]
+        emptied = None in run and (not text or (len(text) == 1 and _attribution(text[0])))
+        if not emptied:
+            out.extend(line for line in run if line is not None)
+        run.clear()
+
+    for line in lines:
+        if line is None or _QUOTE_MARK.match(line):
+            run.append(line)
+            continue
+        close()
+        out.append(line)
+    close()
+    return out
+
+
+def _attribution(line: str) -> bool:
+    """A quotation's opening line naming who is quoted ("Pippin06 said:", "> TatyanaBol:")."""
+    return len(split_words(line)) <= ATTRIBUTION_WORDS and line.rstrip().endswith(":")
 
 
 def _value(key: tuple[str, ...]) -> bool:
