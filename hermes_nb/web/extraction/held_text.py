@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .markdown_escapes import escaped_references
+from .tree import CODE_TAGS, within
 
 __all__ = ["Held", "UNCLOSED_MATH", "hold_for_trafilatura"]
 
@@ -96,9 +97,7 @@ def _hold_mangled(root: Any) -> list[tuple[Any, str, str]]:
     for el, attr in found:
         value = written = getattr(el, attr)
         holder = el.getparent() if attr == "tail" else el
-        in_code = holder is not None and (
-            holder.tag in _CODE_TAGS or next(holder.iterancestors(*_CODE_TAGS), None) is not None
-        )
+        in_code = holder is not None and within(holder, CODE_TAGS)
         if not in_code and _unclosed_math(written):  # first: the backslashes below are Markdown's
             written = written.replace("\\", _BACKSLASH)
         if "&" in written and not in_code:
@@ -131,5 +130,4 @@ def _texts_to_hold(root: Any) -> list[tuple[Any, str]]:
 _JOINING = re.compile("(?<=\\S)[\u200c\u200d](?=\\S)")
 _STAND_IN = re.compile(f"[{''.join(_STAND_INS.values())}{_BACKSLASH}]")
 _TO_HOLD = re.compile(f"[{re.escape(''.join(_STAND_INS))}\\\\{''.join(_STAND_INS.values())}{_BACKSLASH}]")
-_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))
 

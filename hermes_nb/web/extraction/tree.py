@@ -17,6 +17,7 @@ _HIDDEN_STYLE = Caseless(
 )
 _SPACE = re.compile(r"\s+")
 UNSEEN = ("script", "style", "noscript", "template")  # elements whose text a reader never sees
+CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))  # elements whose text is code, shown as written
 #: The page's own furniture by landmark: its navigation, header, footer and sidebars, by tag, and by
 #: ARIA role (with its menus); what is in them is not the page's text.
 LANDMARKS = ("nav", "header", "footer", "aside")
@@ -110,6 +111,11 @@ def names(el: Any) -> str:
 def is_hidden(el: Any) -> bool:
     """True when ``el`` itself is hidden (``hidden``, ``display:none``, ``visibility:hidden``)."""
     return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
+
+
+def within(el: Any, tags: frozenset[str]) -> bool:
+    """True when ``el`` or one of its ancestors is one of ``tags`` (a walk in C)."""
+    return el.tag in tags or next(el.iterancestors(*tags), None) is not None
 
 
 def shown_chars(el: Any) -> int:

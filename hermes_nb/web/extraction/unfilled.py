@@ -16,14 +16,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .tree import CODE_TAGS, within
+
 __all__ = ["drop_unfilled_expressions"]
 
 #: A double-brace expression on one line, without braces inside (a variable, a path, filters).
 _EXPRESSION = re.compile(r"\{\{[^{}\n]{1,120}\}\}")
 #: A TeX command (``\\frac``): the text is a formula's source, its doubled braces the formula's own.
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]")
-#: Elements whose text shows code: template syntax there is what the page means to show.
-_CODE = frozenset({"code", "pre", "kbd", "samp", "tt", "var", "textarea", "script", "style", "template"})
+#: Elements whose text shows code, or is no text: template syntax there is what the page means.
+_CODE = CODE_TAGS | {"var", "textarea", "script", "style", "template"}
 
 
 def drop_unfilled_expressions(root: Any) -> int:
@@ -34,7 +36,7 @@ def drop_unfilled_expressions(root: Any) -> int:
         if owner is None:
             continue
         holder = owner if text.is_text else owner.getparent()  # a tail is its parent's text
-        if holder is None or _in_code(holder) or _TEX_COMMAND.search(text):
+        if holder is None or within(holder, _CODE) or _TEX_COMMAND.search(text):
             continue
         cleaned, count = _EXPRESSION.subn("", str(text))
         if not count:
@@ -46,6 +48,3 @@ def drop_unfilled_expressions(root: Any) -> int:
         removed += count
     return removed
 
-
-def _in_code(el: Any) -> bool:
-    return any(isinstance(node.tag, str) and node.tag.lower() in _CODE for node in (el, *el.iterancestors()))
