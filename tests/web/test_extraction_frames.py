@@ -44,3 +44,28 @@ def test_frames_resolve_against_the_pages_base() -> None:
     page = FRAMESET.replace("<head>", "<head><base href='https://cdn.example.net/docs/'>")
     doc = convert(page, "text/html", url="https://docs.example.org/v1/index.html")
     assert doc.metadata["frames"][0] == "https://cdn.example.net/docs/overview-frame.html"
+
+
+def test_what_is_written_inside_an_iframe_is_never_read() -> None:
+    # A browser shows the framed document and none of the iframe's own content, which libxml2 keeps as
+    # text: a fallback reading the whole body printed it as the page's words, markup and all.
+    page = (
+        "<html><body><iframe src='/player'><div class='fallback'>Update your browser</div></iframe>"
+        "<iframe src='/ad'>Your browser does not support iframes.</iframe></body></html>"
+    )
+    for fmt in ("markdown", "text"):
+        doc = convert(page, "text/html", url="https://example.org/watch", format=fmt)
+        assert "div" not in doc.content and "browser" not in doc.content, doc.content
+    assert doc.metadata["inline_frame_text_dropped"] == 2
+
+
+def test_an_iframe_beside_the_text_leaves_the_text_whole() -> None:
+    page = (
+        "<html><body><article><h1>Tide tables</h1><p>High water at Dover falls near noon today, and the "
+        "evening tide runs a little higher than usual for the season.</p><iframe src='/map'>map</iframe>"
+        "<p>Low water follows about six hours later, as it does along most of this coast.</p></article>"
+        "</body></html>"
+    )
+    doc = convert(page, "text/html", url="https://example.org/tides")
+    assert "High water at Dover" in doc.content and "Low water follows" in doc.content
+    assert "map" not in doc.content.split("Tide tables", 1)[1]

@@ -24,7 +24,7 @@ from .document import Document
 from .emoji_images import emoji_as_text
 from .flattened_headings import page_headings, unflatten_headings
 from .formulas import hold_formulas, restore_formulas
-from .frames import frame_sources
+from .frames import drop_inline_frame_text, frame_sources
 from .heading_controls import drop_heading_controls
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
@@ -115,6 +115,7 @@ _CHANGES = (
     "emoji_images_read",
     "templates_dropped",
     "unfilled_expressions_dropped",
+    "inline_frame_text_dropped",
     "shadow_roots_opened",
     "block_links_opened",
     "lost_lists_restored",
@@ -142,6 +143,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     if frames:  # a frameset: its text is in other documents (frames.py)
         return _framed(title, _recorded(meta, {}), frames)
     changes = {"streamed_segments_placed": place_streamed(root)}
+    # What is written inside an <iframe>, which no browser shows (frames.py).
+    changes["inline_frame_text_dropped"] = drop_inline_frame_text(root)
     changes["deep_wrappers_unwrapped"], cut_off = flatten_deep_nesting(root)
     if cut_off:
         meta["parse_warning"] = (
@@ -216,7 +219,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
         visible = restore_code_languages(restore_formulas(visible_text(root), formulas))
-        return _stub(html, url, visible=visible, title=title, meta=meta, tried=tried)
+        return _stub(html, url, visible=visible, title=title, meta=_recorded(meta, changes), tried=tried)
     text = tidied(restore_code_languages(restore_formulas(choice.candidate.markdown, formulas)))
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)
         text, _ = unflatten_headings(text, page_headings(root))

@@ -27,8 +27,9 @@ _DISCLOSURE = Caseless(
     r"tabpanel|tab-pane|tab-content|tabs?[-_]panel|accordion|collaps|expand|disclosure|read-?more|"
     r"show-?more|faq|answer|description|details|specification",
 )
-#: Elements whose text (not their tail) a reader never sees, the head's included.
-_UNSEEN_TEXT = frozenset((*UNSEEN, "head"))
+#: Elements whose text (not their tail) a reader never sees: the head's, and an iframe's own (a browser
+#: shows the framed document instead, frames.py).
+_UNSEEN_TEXT = frozenset((*UNSEEN, "head", "iframe"))
 _UNLINKED_TEXT = _UNSEEN_TEXT | {"a"}  # and the text of links
 
 
