@@ -75,6 +75,8 @@ STEPS: dict[str, dict[str, Any]] = {
     "streamed": {"place_streamed": _zero},
     "templates": {"open_templates": lambda _root: (0, 0)},
     "unfilled expressions": {"drop_unfilled_expressions": _zero},
+    "iframe text": {"drop_inline_frame_text": _zero},
+    "noscript markup": {"parse_noscript_markup": _zero},
     "heading controls": {"drop_heading_controls": _zero},
     "formulas": {"hold_formulas": lambda _root: []},
     "inline gaps": {"space_adjacent_inlines": _nothing},

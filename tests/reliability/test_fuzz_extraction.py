@@ -3,8 +3,9 @@ an error and without markup in the text.
 
 The generated pages are built from the elements and class words the extraction steps look for (figures,
 asides, quotations, tab panels, templates, cloaked and hidden blocks, JSON-LD), so the fuzzing reaches the
-steps and not only the parser. Their text never holds ``<`` or an entity, so any tag in the output is one
-the extraction failed to remove. Examples and the time per example are bounded.
+steps and not only the parser. Their text never holds ``<`` or an entity (but in a ``<noscript>`` block
+written escaped, which is markup too), so any tag in the output is one the extraction failed to remove.
+Examples and the time per example are bounded.
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ def pages(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         head = f'<script type="application/ld+json">{json.dumps(draw(JSON_LD))}</script>'
     html = f"<!doctype html><html><head><title>{draw(TEXT)}</title>{head}</head><body>"
-    html += "".join(draw(st.lists(BODIES, min_size=1, max_size=5))) + "</body></html>"
+    html += "".join(draw(st.lists(BODIES, min_size=1, max_size=5)))
+    if draw(st.booleans()):  # a block a DOM serialiser wrote escaped (noscript_markup.py): still markup
+        html += '<noscript>&lt;div&gt;&lt;img src="/pixel.gif" width="1"&gt;&lt;/div&gt;</noscript>'
+    html += "</body></html>"
     cut = draw(st.integers(min_value=0, max_value=len(html)))
     return html if draw(st.booleans()) else html[:cut]  # half cut short, as a download can be
 

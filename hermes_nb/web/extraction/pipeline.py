@@ -34,6 +34,7 @@ from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
+from .noscript_markup import parse_noscript_markup
 from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
@@ -116,6 +117,7 @@ _CHANGES = (
     "templates_dropped",
     "unfilled_expressions_dropped",
     "inline_frame_text_dropped",
+    "noscript_markup_parsed",
     "shadow_roots_opened",
     "block_links_opened",
     "lost_lists_restored",
@@ -153,6 +155,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         )
     # Inert templates go; server-rendered web components' shadow roots open (templates.py).
     changes["templates_dropped"], changes["shadow_roots_opened"] = open_templates(root)
+    # <noscript> blocks a page saved from a DOM wrote as escaped text: parsed (noscript_markup.py).
+    changes["noscript_markup_parsed"] = parse_noscript_markup(root)
     # The {{ … }} expressions of the templates left in the page, which its scripts were to fill
     # (unfilled.py); nine pages in ten have none anywhere, and a search of the string is nearly free.
     changes["unfilled_expressions_dropped"] = drop_unfilled_expressions(root) if "{{" in html else 0
