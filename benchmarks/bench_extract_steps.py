@@ -77,6 +77,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "unfilled expressions": {"drop_unfilled_expressions": _zero},
     "iframe text": {"drop_inline_frame_text": _zero},
     "noscript markup": {"parse_noscript_markup": _zero},
+    "note marks": {"bracket_note_marks": _zero},
     "heading controls": {"drop_heading_controls": _zero},
     "formulas": {"hold_formulas": lambda _root: []},
     "inline gaps": {"space_adjacent_inlines": _nothing},

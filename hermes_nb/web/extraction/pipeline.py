@@ -35,6 +35,7 @@ from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .noscript_markup import parse_noscript_markup
+from .note_marks import bracket_note_marks
 from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
@@ -118,6 +119,7 @@ _CHANGES = (
     "unfilled_expressions_dropped",
     "inline_frame_text_dropped",
     "noscript_markup_parsed",
+    "note_marks_bracketed",
     "shadow_roots_opened",
     "block_links_opened",
     "lost_lists_restored",
@@ -296,6 +298,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
         # A reply's quotation of an earlier post, set in an <aside>, on threads (quoted_posts.py).
         "quoted_posts_opened": open_quoted_posts(root) if guess == "forum" else 0,
     }
+    # A raised link to a note, "daily[2]", not "daily2" (note_marks.py).
+    changes["note_marks_bracketed"] = bracket_note_marks(root)
     # Words a style sheet sets apart ("ScarpaDrago", a brand and a title) spaced: nothing goes (inline_gaps).
     space_adjacent_inlines(root)
     # A code listing set in a <figure>, which trafilatura removes unread, a block (code_figures.py).
