@@ -127,6 +127,18 @@ def test_a_table_row_without_its_table_keeps_its_cells_apart() -> None:
     assert fragment_to_markdown(fragment) == "Home About\n\nFirst line.\n\nSecond line."
 
 
+def test_a_space_at_the_end_of_a_bold_word_or_code_stays_between_the_words() -> None:
+    # Markdown closes no mark after a space: dropped, it joined two words ("grindedand").
+    root = parse_html(
+        "<p>The beans were <strong>grinded </strong>and <b>boiled</b>; we left out <b>Reguilon, </b>and "
+        "<em> Spence </em>to fit. On <strong>crate feature <code>rt </code></strong>only; a<b> </b>b.</p>"
+    )
+    assert fragment_to_markdown(root.body) == (
+        "The beans were **grinded** and **boiled**; we left out **Reguilon,** and *Spence* to fit. "
+        "On **crate feature `rt`** only; a b."
+    )
+
+
 def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
     root = parse_html(
         "<ul><li><div>Lamp</div><div>$20</div></li><li><h3>Sofa</h3><p>Grey, <b>new</b></p>"

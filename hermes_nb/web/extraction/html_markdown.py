@@ -92,13 +92,20 @@ def _marked(child: Any) -> str:
     if tag == "br":
         return _BREAK
     if tag == "code":
-        inner = _SPACE.sub(" ", child.text_content()).strip()
-        return f"`{inner}`" if inner else ""
+        return _wrapped(_SPACE.sub(" ", child.text_content()), "`")
     mark = {"strong": "**", "b": "**", "em": "*", "i": "*"}.get(tag)
     if mark:  # on one line: the text format reads emphasis a line at a time
-        inner = _SPACE.sub(" ", _inline(child).replace(_BREAK, " ")).strip()
-        return f"{mark}{inner}{mark}" if inner else ""
+        return _wrapped(_SPACE.sub(" ", _inline(child).replace(_BREAK, " ")), mark)
     return _inline(child)
+
+
+def _wrapped(text: str, mark: str) -> str:
+    """``text`` between ``mark``s, the spaces at its ends moved outside them: Markdown closes no mark
+    after a space, and dropped, the space joined two words (``<b>grinded </b>and``: "grindedand")."""
+    inner = text.strip()
+    if not inner:
+        return " " if text else ""
+    return f"{' ' if text[0] == ' ' else ''}{mark}{inner}{mark}{' ' if text[-1] == ' ' else ''}"
 
 
 def _block(el: Any, out: list[str], depth: int) -> None:
