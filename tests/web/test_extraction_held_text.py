@@ -80,3 +80,28 @@ def test_joiners_inside_words_and_emoji_stay_and_a_blank_paragraph_of_one_goes()
     assert persian in content
     assert "\U0001f468\u200d\U0001f469\u200d\U0001f467" in content and "\U0001f9d1\u200d\U0001f3eb" in content
     assert not [line for line in content.split("\n") if line.strip("\u200d ") == "" and line]
+
+
+def test_a_list_items_fields_are_read_apart_and_the_tree_is_left_as_it_was() -> None:
+    # trafilatura reads a list item as one line and joined its <div>s' text: "Print length320 pages".
+    items = (
+        "<ul><li class='card'><div class='card'><div class='label'><span>Print length</span></div>"
+        "<div><span class='icon'></span></div><div class='value'><span>320 pages</span></div></div></li>"
+        "<li><div>Language</div><div>English</div></li><li><div>Past month</div><div>Verified <b>purchase"
+        "</b></div><div>Fast shipping</div></li><li>Hardcover, <div>one field</div></li></ul>"
+    )
+    text = _trafilaturas_reading("Details", items)
+    assert "- Print length 320 pages\n- Language English\n" in text
+    assert "- Past month Verified **purchase** Fast shipping\n" in text
+    assert "- Hardcover, one field" in text
+    assert "\ue000" not in text
+    root = parse_html(f"<html><body>{items}</body></html>")
+    before = etree.tostring(root)
+    trafilatura_candidate(root, "https://example.org/details")
+    assert etree.tostring(root) == before
+
+
+def test_the_space_before_a_bold_word_in_a_list_items_block_stays() -> None:
+    item = "<div>Verified <b>purchase</b>, packed <em>well</em></div>"
+    text = _trafilaturas_reading("Review", f"<ul><li>{item}</li></ul>")
+    assert "- Verified **purchase**, packed *well*" in text

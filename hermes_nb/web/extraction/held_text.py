@@ -41,27 +41,81 @@ class Held:
 
 def hold_for_trafilatura(root: Any) -> Held:
     """Write the stand-ins into ``root``'s texts; what changed, to release after trafilatura has read."""
-    marks = _hold_spaces_after_marks(root)
-    mangled = _hold_mangled(root)  # after: released first, the marks' tails as they were held
-    return Held(marks + mangled, stand_ins=bool(mangled))
+    marks = _hold_spaces_around_marks(root)
+    fields = _hold_spaces_between_item_fields(root)
+    mangled = _hold_mangled(root)  # after: released first, the texts as they were held
+    return Held(marks + fields + mangled, stand_ins=bool(mangled))
 
 
 #: trafilatura's Markdown drops the space after a bold or italic element that opens a block
-#: (``<li><b>Fast</b> setup</li>`` reads ``**Fast**setup``, one word): it trims the tail's leading space.
-#: A character it deletes (a private-use one) put before that space keeps it from the trim.
+#: (``<li><b>Fast</b> setup</li>`` reads ``**Fast**setup``, one word): it trims the tail's leading space;
+#: and, in a ``<div>`` of a list item, the space before one (``Verified <b>purchase</b>`` read
+#: ``Verified**purchase**``). A character it deletes (a private-use one) put on the far side of such a
+#: space keeps it from the trim.
 _SPACE_KEEPER = "\ue000"
 _MARKS = ("b", "strong", "em", "i", "u", "code", "kbd", "sub", "sup", "del", "s", "mark")
 
 
-def _hold_spaces_after_marks(root: Any) -> list[tuple[Any, str, str]]:
-    """Put ``_SPACE_KEEPER`` before the space after each mark element; the tails it changed, to restore."""
+def _hold_spaces_around_marks(root: Any) -> list[tuple[Any, str, str]]:
+    """Put ``_SPACE_KEEPER`` before the space after each mark element and after the space before it;
+    the texts it changed, to restore."""
     held = []
     for el in root.iter(*_MARKS):
         tail = el.tail
         if tail and tail[0].isspace():
             held.append((el, "tail", tail))
             el.tail = _SPACE_KEEPER + tail
+        before = el.getprevious()
+        owner, attr = (before, "tail") if before is not None else (el.getparent(), "text")
+        text = getattr(owner, attr) if owner is not None else None
+        if text and text[-1].isspace() and text.strip():
+            held.append((owner, attr, text))
+            setattr(owner, attr, text + _SPACE_KEEPER)
     return held
+
+
+#: A list item often holds a card's fields a ``<div>`` each (a label and its value, a title and a price),
+#: which a browser shows on lines of their own; trafilatura reads the item as one line and joins the
+#: fields' text with nothing between ("Print length320 pages", "SKU: NKZ5M2K2MFR: 2020"). Each field
+#: after the first (an innermost ``<div>`` holding text) starts with a held space.
+_BLOCKS = (
+    "div", "p", "ul", "ol", "li", "table", "section", "article", "header", "footer", "nav", "aside",
+    "h1", "h2", "h3", "h4", "h5", "h6", "dl", "figure", "blockquote", "pre", "form", "hr",
+)
+
+
+def _hold_spaces_between_item_fields(root: Any) -> list[tuple[Any, str, str]]:
+    """Put ``_SPACE_KEEPER`` and a space before the text of each list item's fields but the first;
+    the texts it changed, to restore."""
+    held = []
+    for item in root.iter("li"):
+        fields = [
+            div for div in item.iterdescendants("div")
+            if next(div.iterdescendants(*_BLOCKS), None) is None and div.text_content().strip()
+        ]
+        for div in fields[1:]:
+            first = _first_text(div)
+            if first is not None:
+                el, attr = first
+                value = getattr(el, attr)
+                held.append((el, attr, value))
+                setattr(el, attr, f"{_SPACE_KEEPER} {value}")
+    return held
+
+
+def _first_text(el: Any) -> tuple[Any, str] | None:
+    """Where the first words inside ``el`` are: an element's ``"text"`` or a child's ``"tail"``."""
+    if (el.text or "").strip():
+        return el, "text"
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        found = _first_text(child)
+        if found is not None:
+            return found
+        if (child.tail or "").strip():
+            return child, "tail"
+    return None
 
 
 #: Text trafilatura mangles, held while it reads the page: each character becomes a stand-in (a
