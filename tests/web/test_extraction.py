@@ -139,6 +139,16 @@ def test_a_space_at_the_end_of_a_bold_word_or_code_stays_between_the_words() -> 
     )
 
 
+def test_a_heading_set_on_two_lines_reads_as_two_words() -> None:
+    root = parse_html(
+        "<h2>Accounting software that works<br>as hard as you do</h2>"
+        "<ul><li><h4>Fast<br/>setup</h4>today</li></ul>"
+    )
+    assert fragment_to_markdown(root.body) == (
+        "## Accounting software that works as hard as you do\n\n- Fast setup today"
+    )
+
+
 def test_the_blocks_inside_a_list_item_are_spaced_not_run_together() -> None:
     root = parse_html(
         "<ul><li><div>Lamp</div><div>$20</div></li><li><h3>Sofa</h3><p>Grey, <b>new</b></p>"

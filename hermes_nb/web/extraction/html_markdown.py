@@ -108,6 +108,16 @@ def _wrapped(text: str, mark: str) -> str:
     return f"{' ' if text[0] == ' ' else ''}{mark}{inner}{mark}{' ' if text[-1] == ' ' else ''}"
 
 
+def _spaced_text(el: Any) -> str:
+    """``el``'s text with a space for each ``<br>``: a heading set on two lines ("works<br>as hard") is
+    two words there, not "worksas"."""
+    parts = [el.text or ""]
+    for child in el:
+        parts.append(" " if _tag(child) == "br" else _spaced_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
 def _block(el: Any, out: list[str], depth: int) -> None:
     """Append the Markdown blocks of ``el``'s content to ``out``."""
     pending: list[str] = [escaped(el.text or "")]
@@ -125,7 +135,7 @@ def _block(el: Any, out: list[str], depth: int) -> None:
             continue
         if tag in _HEADINGS:
             flush()
-            title = escaped(_SPACE.sub(" ", child.text_content()).strip())
+            title = escaped(_SPACE.sub(" ", _spaced_text(child)).strip())
             if title:
                 out.extend(("#" * _HEADINGS[tag] + " " + title, ""))
         elif tag in ("ul", "ol"):
@@ -231,7 +241,9 @@ def _block_without(item: Any, inner: list[str], depth: int, skip: list[Any]) -> 
         tag = _tag(child)
         if child in skip or not tag or tag in _SKIP:
             pass
-        elif tag in _HEADINGS or tag == "pre":
+        elif tag in _HEADINGS:
+            parts.append(f" {escaped(_spaced_text(child))} ")
+        elif tag == "pre":
             parts.append(f" {escaped(child.text_content())} ")
         elif tag == "table":  # its cells' words, in order (a Markdown table has no place in a list line)
             parts.append(" " + " ".join(_cell_text(c) for row in _rows(child) for c in row) + " ")
