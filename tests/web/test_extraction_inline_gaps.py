@@ -64,3 +64,16 @@ def test_a_line_break_that_ends_an_inline_element_keeps_the_words_apart() -> Non
     doc = content.convert(page, "text/html", url="https://garden.example.org/2024/05/plants", format="text")
     assert "species2Low" not in doc.content
     assert "Low to high light" in doc.content
+
+
+def test_a_row_of_tags_and_a_name_beside_a_role_read_apart_though_their_class_is_one() -> None:
+    tags = "".join(f"<a class='tag' href='/tags/{t}'>{t}</a>" for t in ("Difficult", "Trading", "Realistic"))
+    assert _text(tags) == "Difficult Trading Realistic"
+    person = "<span class='c'>Henry Modisett</span><span class='c'>Head of Design</span>"
+    assert _text(person) == "Henry Modisett Head of Design"
+    assert _text("<span>SKU: NKZ5M2K2</span><span>MFR: 2020</span>") == "SKU: NKZ5M2K2 MFR: 2020"
+    # one link set in runs, and runs that go on inside a word in lower case, stay as written
+    assert _text("<a class='l' href='/x'>Java</a><a class='l' href='/x'>Script</a>") == "JavaScript"
+    assert _text("<span class='c'>the quick bro</span><span class='c'>wn fox jumps</span>") == (
+        "the quick brown fox jumps"
+    )

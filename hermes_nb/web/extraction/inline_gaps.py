@@ -7,9 +7,12 @@ lines or columns. An extractor reads no style sheet, joins their text and makes 
 them, both end and start with a word character, each holds at least ``MIN_CHARS`` characters, and
 their tags or classes differ: a run of spans of one class splits a paragraph into styling runs,
 often inside a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an
-animation. Code is never touched, and neither is text in scripts that do not space their words
-(Chinese, Japanese). A line break that ends an inline element (``<em>aureum<br></em>Low``), which
-trafilatura drops, moves out after it.
+animation. Two of one tag and class are spaced too when they are links to different places (a row
+of tags: "DifficultTrading") or two phrases of several words each, the second capitalised ("Henry
+ModisettHead of Design").
+Code is never touched, and neither is text in scripts that do not space their words (Chinese,
+Japanese). A line break that ends an inline element (``<em>aureum<br></em>Low``), which trafilatura
+drops, moves out after it.
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ def space_adjacent_inlines(root: Any) -> int:
         after = el.getnext()
         if after is None or after.tag not in _INLINE:
             continue
-        if after.tag == el.tag and after.get("class") == el.get("class"):  # styling runs of one kind
-            continue
         first, second = el.text_content().strip(), after.text_content().strip()
+        same_kind = after.tag == el.tag and after.get("class") == el.get("class")
+        if same_kind and not _apart(el, after, first, second):
+            continue  # styling runs of one kind
         if len(first) < MIN_CHARS or len(second) < MIN_CHARS:
             continue
         if not (_WORD_END.search(first) and _WORD_START.search(second)):
@@ -48,6 +52,16 @@ def space_adjacent_inlines(root: Any) -> int:
         el.tail = " "
         spaced += 1
     return spaced
+
+
+def _apart(el: Any, after: Any, first: str, second: str) -> bool:
+    """Whether two sibling inline elements of one tag and class are two things, not a word's parts: links
+    to different places (a row of tags or chips), or two phrases of more than one word each, the second
+    capitalised (a name and a role); a styling run that splits a word goes on in lower case ("digital
+    tools includin" + "g a CRM")."""
+    if el.tag == "a" and el.get("href") and after.get("href") and el.get("href") != after.get("href"):
+        return True
+    return " " in first and " " in second and (second[0].isupper() or second[0].isdigit())
 
 
 def _breaks_moved_out(root: Any) -> int:
