@@ -72,6 +72,7 @@ def test_a_row_of_tags_and_a_name_beside_a_role_read_apart_though_their_class_is
     person = "<span class='c'>Henry Modisett</span><span class='c'>Head of Design</span>"
     assert _text(person) == "Henry Modisett Head of Design"
     assert _text("<span>SKU: NKZ5M2K2</span><span>MFR: 2020</span>") == "SKU: NKZ5M2K2 MFR: 2020"
+    assert _text("'ß'<code>U+00DF</code><code>0x C3 9F</code>") == "'ß'U+00DF 0x C3 9F"
     # one link set in runs, and runs that go on inside a word in lower case, stay as written
     assert _text("<a class='l' href='/x'>Java</a><a class='l' href='/x'>Script</a>") == "JavaScript"
     assert _text("<span class='c'>the quick bro</span><span class='c'>wn fox jumps</span>") == (

@@ -8,11 +8,11 @@ them, both end and start with a word character, each holds at least ``MIN_CHARS`
 their tags or classes differ: a run of spans of one class splits a paragraph into styling runs,
 often inside a word ("includin" + "g"), and a letter in a span of its own is a drop cap or an
 animation. Two of one tag and class are spaced too when they are links to different places (a row
-of tags: "DifficultTrading") or two phrases of several words each, the second capitalised ("Henry
-ModisettHead of Design").
-Code is never touched, and neither is text in scripts that do not space their words (Chinese,
-Japanese). A line break that ends an inline element (``<em>aureum<br></em>Low``), which trafilatura
-drops, moves out after it.
+of tags: "DifficultTrading"), two ``<code>`` spans (a value beside its encoding; in Markdown two
+code spans with nothing between them run into one), or two phrases of several words each, the second
+capitalised ("Henry ModisettHead of Design"). Text inside code or preformatted text is never touched,
+and neither is text in scripts that do not space their words (Chinese, Japanese). A line break that
+ends an inline element (``<em>aureum<br></em>Low``), which trafilatura drops, moves out after it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 MIN_CHARS = 2
-_INLINE = ("span", "a", "b", "strong", "em", "i", "small", "label", "u", "mark", "abbr", "cite")
+_INLINE = ("span", "a", "b", "strong", "em", "i", "small", "label", "u", "mark", "abbr", "cite", "code")
 _WORD_END = re.compile(r"\w$")
 _WORD_START = re.compile(r"^\w")
 _UNSPACED = 0x2E80  # from the CJK radicals on, scripts write words without spaces between them
@@ -60,6 +60,8 @@ def _apart(el: Any, after: Any, first: str, second: str) -> bool:
     capitalised (a name and a role); a styling run that splits a word goes on in lower case ("digital
     tools includin" + "g a CRM")."""
     if el.tag == "a" and el.get("href") and after.get("href") and el.get("href") != after.get("href"):
+        return True
+    if el.tag == "code":  # two code spans: a value beside its encoding ("U+00DF" "0x C3 9F"), never a word
         return True
     return " " in first and " " in second and (second[0].isupper() or second[0].isdigit())
 
