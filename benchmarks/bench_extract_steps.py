@@ -78,6 +78,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "iframe text": {"drop_inline_frame_text": _zero},
     "noscript markup": {"parse_noscript_markup": _zero},
     "note marks": {"bracket_note_marks": _zero},
+    "tooltips": {"drop_tooltips": _zero},
     "heading controls": {"drop_heading_controls": _zero},
     "formulas": {"hold_formulas": lambda _root: []},
     "inline gaps": {"space_adjacent_inlines": _nothing},

@@ -51,6 +51,7 @@ from .source_wrapping import unwrap_source_lines
 from .streamed import place_streamed
 from .templates import open_templates
 from .title_heading import TITLED_TYPES, drop_title_heading
+from .tooltips import drop_tooltips
 from .tree import drop_hidden, parse_html, squash, unlinked_word_count, visible_text
 from .unfilled import drop_unfilled_expressions
 
@@ -120,6 +121,7 @@ _CHANGES = (
     "inline_frame_text_dropped",
     "noscript_markup_parsed",
     "note_marks_bracketed",
+    "tooltips_dropped",
     "shadow_roots_opened",
     "block_links_opened",
     "lost_lists_restored",
@@ -279,6 +281,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     changes = {
         # The names icon buttons give themselves for screen readers (screen_reader_text.py).
         "screen_reader_text_dropped": drop_screen_reader_text(root),
+        # The bubbles a glossary term or an info icon opens on hover (tooltips.py).
+        "tooltips_dropped": drop_tooltips(root),
         # Dialogs (consent centres, fly-in menus, pop-ups), ARIA menus and navigation landmarks; a
         # product page keeps its description sheets.
         "dialogs_dropped": drop_dialogs(root, consent_only=guess == "product"),
