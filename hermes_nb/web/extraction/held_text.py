@@ -92,6 +92,7 @@ def _hold_spaces_between_item_fields(root: Any) -> list[tuple[Any, str, str]]:
         fields = [
             div for div in item.iterdescendants("div")
             if next(div.iterdescendants(*_BLOCKS), None) is None and div.text_content().strip()
+            and next(div.iterancestors("li")) is item  # a nested list's fields are its own items'
         ]
         for div in fields[1:]:
             first = _first_text(div)
