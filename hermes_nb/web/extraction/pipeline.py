@@ -33,6 +33,7 @@ from .lost_lists import page_lists, restore_lists
 from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
+from .mojibake import repair_mojibake
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .noscript_markup import parse_noscript_markup
 from .note_marks import bracket_note_marks
@@ -119,6 +120,7 @@ _CHANGES = (
     "templates_dropped",
     "unfilled_expressions_dropped",
     "inline_frame_text_dropped",
+    "mojibake_repaired",
     "noscript_markup_parsed",
     "note_marks_bracketed",
     "tooltips_dropped",
@@ -140,6 +142,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
     """
     html_converter_ready(url)
+    # Text a server decoded with the wrong charset and wrote out again, read as written (mojibake.py).
+    html, mojibake = repair_mojibake(html)
     root = parse_html(html)
     if root is None:
         return _stub(html, url, visible="")
@@ -148,7 +152,7 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     frames = frame_sources(root, url)
     if frames:  # a frameset: its text is in other documents (frames.py)
         return _framed(title, _recorded(meta, {}), frames)
-    changes = {"streamed_segments_placed": place_streamed(root)}
+    changes = {"streamed_segments_placed": place_streamed(root), "mojibake_repaired": mojibake}
     # What is written inside an <iframe>, which no browser shows (frames.py).
     changes["inline_frame_text_dropped"] = drop_inline_frame_text(root)
     changes["deep_wrappers_unwrapped"], cut_off = flatten_deep_nesting(root)
