@@ -76,7 +76,7 @@ STEPS: dict[str, dict[str, Any]] = {
     "templates": {"open_templates": lambda _root: (0, 0)},
     "unfilled expressions": {"drop_unfilled_expressions": _zero},
     "iframe text": {"drop_inline_frame_text": _zero},
-    "mojibake": {"repair_mojibake": lambda html: (html, 0)},
+    "mojibake": {"repair_mojibake_in_tree": _zero},
     "noscript markup": {"parse_noscript_markup": _zero},
     "note marks": {"bracket_note_marks": _zero},
     "tooltips": {"drop_tooltips": _zero},

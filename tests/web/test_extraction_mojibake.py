@@ -32,6 +32,18 @@ def test_a_page_decoded_twice_reads_as_written() -> None:
     assert doc.title == "Lastenräder" and doc.metadata["mojibake_repaired"] > 10
 
 
+def test_code_that_shows_mojibake_keeps_it() -> None:
+    # A post about encodings shows the garbage on purpose, in code.
+    page = (
+        f"<html><body><article><h1>Encodings</h1><p>{WRITTEN * 3}</p><p>Read as windows-1252, "
+        f"<code>{_twice_decoded('für')}</code> is what {_twice_decoded('für')} looks like.</p>"
+        f"<pre>print('{_twice_decoded('Grüße — für')}')</pre></article></body></html>"
+    )
+    doc = convert(page, "text/html", url="https://example.org/encodings")
+    assert "`fÃ¼r` is what für looks like." in doc.content
+    assert f"print('{_twice_decoded('Grüße — für')}')" in doc.content  # preformatted, as written
+
+
 @pytest.mark.parametrize(
     "text",
     [

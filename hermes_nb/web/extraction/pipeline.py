@@ -33,7 +33,7 @@ from .lost_lists import page_lists, restore_lists
 from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
-from .mojibake import repair_mojibake
+from .mojibake import may_hold_mojibake, repair_mojibake_in_tree
 from .nesting import PARSER_DEPTH, flatten_deep_nesting
 from .noscript_markup import parse_noscript_markup
 from .note_marks import bracket_note_marks
@@ -142,11 +142,11 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
     """
     html_converter_ready(url)
-    # Text a server decoded with the wrong charset and wrote out again, read as written (mojibake.py).
-    html, mojibake = repair_mojibake(html)
     root = parse_html(html)
     if root is None:
         return _stub(html, url, visible="")
+    # Text a server decoded with the wrong charset and wrote out again, read as written (mojibake.py).
+    mojibake = repair_mojibake_in_tree(root) if may_hold_mojibake(html) else 0
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
     title = str(meta.pop("title", ""))
     frames = frame_sources(root, url)
