@@ -49,8 +49,8 @@ _RUN = re.compile(
 _PLAUSIBLE = re.compile(
     "[\u00a0-\u017f\u0370-\u04ff\u2000-\u2bff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef\U0001f000-\U0001faff]+"
 )
-#: Characters that only appear in such runs, searched for before the run pattern (most pages hold none).
-_LEADS = frozenset(_reading_of(0xC2, 0xF4).replace("\\", ""))
+#: The characters a run opens with: a text that holds none holds no run (tested before the pattern).
+_LEADS = frozenset(char for char, byte in _BYTE.items() if 0xC2 <= byte <= 0xF4)
 
 
 def repair_mojibake(text: str) -> tuple[str, int]:
