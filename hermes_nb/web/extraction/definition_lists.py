@@ -13,14 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tree import squash
+from .tree import BLOCK_TAGS, squash
 
-#: Tags that make a value a block of its own, not text to put on its term's line.
-_BLOCKS = frozenset((
-    "address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figure",
-    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
-    "pre", "section", "table", "ul",
-))
 _MARKS = ("b", "strong")
 
 
@@ -52,7 +46,7 @@ def _groups(dl: Any) -> list[tuple[list[Any], list[Any]]] | None:
             entries.append(child)
     if not entries or any(e.tag not in ("dt", "dd") for e in entries):
         return None
-    if any(d.tag in _BLOCKS for e in entries for d in e.iterdescendants()):
+    if any(d.tag in BLOCK_TAGS for e in entries for d in e.iterdescendants()):
         return None
     groups: list[tuple[list[Any], list[Any]]] = []
     for entry in entries:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .markdown_escapes import escaped_references
-from .tree import CODE_TAGS, within
+from .tree import BLOCK_TAGS, CODE_TAGS, within
 
 __all__ = ["Held", "UNCLOSED_MATH", "hold_for_trafilatura"]
 
@@ -74,16 +74,10 @@ def _hold_spaces_around_marks(root: Any) -> list[tuple[Any, str, str]]:
     return held
 
 
-#: A list item often holds a card's fields a ``<div>`` each (a label and its value, a title and a price),
-#: which a browser shows on lines of their own; trafilatura reads the item as one line and joins the
-#: fields' text with nothing between ("Print length320 pages", "SKU: NKZ5M2K2MFR: 2020"). Each field
-#: after the first (an innermost ``<div>`` holding text) starts with a held space.
-_BLOCKS = (
-    "div", "p", "ul", "ol", "li", "table", "section", "article", "header", "footer", "nav", "aside",
-    "h1", "h2", "h3", "h4", "h5", "h6", "dl", "figure", "blockquote", "pre", "form", "hr",
-)
-
-
+# A list item often holds a card's fields a ``<div>`` each (a label and its value, a title and a price),
+# which a browser shows on lines of their own; trafilatura reads the item as one line and joins the
+# fields' text with nothing between ("Print length320 pages", "SKU: NKZ5M2K2MFR: 2020"). Each field
+# after the first (an innermost ``<div>`` holding text, no block inside it) starts with a held space.
 def _hold_spaces_between_item_fields(root: Any) -> list[tuple[Any, str, str]]:
     """Put ``_SPACE_KEEPER`` and a space before the text of each list item's fields but the first;
     the texts it changed, to restore."""
@@ -91,7 +85,7 @@ def _hold_spaces_between_item_fields(root: Any) -> list[tuple[Any, str, str]]:
     for item in root.iter("li"):
         fields = [
             div for div in item.iterdescendants("div")
-            if next(div.iterdescendants(*_BLOCKS), None) is None and div.text_content().strip()
+            if next(div.iterdescendants(*BLOCK_TAGS), None) is None and div.text_content().strip()
             and next(div.iterancestors("li")) is item  # a nested list's fields are its own items'
         ]
         for div in fields[1:]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .tree import CODE_TAGS
+from .tree import CODE_TAGS, texts_outside
 
 #: Each character a windows-1252 reading gives a byte from 0x80 up, and Latin-1's control characters
 #: for the five bytes windows-1252 leaves undefined: the character, and the byte it was.
@@ -88,20 +88,15 @@ def may_hold_mojibake(html: str) -> bool:
 def repair_mojibake_in_tree(root: Any) -> int:
     """``repair_mojibake`` on every text of the tree outside code and on ``<meta>`` contents (the
     title and description are read from them); how many runs."""
-    code = {el for top in root.iter(*CODE_TAGS) for el in top.iter()}
     repaired = 0
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if el.text and el not in code:
-            el.text, n = repair_mojibake(el.text)
+    for owner, attr, text in texts_outside(root, CODE_TAGS):
+        text, n = repair_mojibake(text)
+        if n:
+            setattr(owner, attr, text)
             repaired += n
-        if el.tail and el.getparent() not in code:
-            el.tail, n = repair_mojibake(el.tail)
+    for meta in root.iter("meta"):
+        value, n = repair_mojibake(meta.get("content") or "")
+        if n:
+            meta.set("content", value)
             repaired += n
-        if el.tag == "meta" and el.get("content"):
-            value, n = repair_mojibake(el.get("content"))
-            if n:
-                el.set("content", value)
-                repaired += n
     return repaired

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urljoin
 
@@ -18,6 +18,12 @@ _HIDDEN_STYLE = Caseless(
 _SPACE = re.compile(r"\s+")
 UNSEEN = ("script", "style", "noscript", "template")  # elements whose text a reader never sees
 CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "tt"))  # elements whose text is code, shown as written
+#: Elements a browser lays out as blocks of their own: a value or a field holding one is not inline text.
+BLOCK_TAGS = frozenset((
+    "address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figure",
+    "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
+    "pre", "section", "table", "ul",
+))
 #: The page's own furniture by landmark: its navigation, header, footer and sidebars, by tag, and by
 #: ARIA role (with its menus); what is in them is not the page's text.
 LANDMARKS = ("nav", "header", "footer", "aside")
@@ -117,6 +123,20 @@ def is_hidden(el: Any) -> bool:
 def within(el: Any, tags: frozenset[str]) -> bool:
     """True when ``el`` or one of its ancestors is one of ``tags`` (a walk in C)."""
     return el.tag in tags or next(el.iterancestors(*tags), None) is not None
+
+
+def texts_outside(root: Any, tags: frozenset[str], *, holding: str = "") -> Iterator[tuple[Any, str, str]]:
+    """Each text below ``root`` that no element of ``tags`` holds, as ``(element, "text" or "tail",
+    the text)`` to read or set back; with ``holding``, only the texts that contain it (found in C)."""
+    query = f"//text()[contains(., '{holding}')]" if holding else "//text()"
+    for text in root.xpath(query):
+        owner = text.getparent()
+        if owner is None:
+            continue
+        holder = owner if text.is_text else owner.getparent()  # a tail is its parent's text
+        if holder is None or within(holder, tags):
+            continue
+        yield owner, "text" if text.is_text else "tail", str(text)
 
 
 def shown_chars(el: Any) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .tree import CODE_TAGS, within
+from .tree import CODE_TAGS, texts_outside
 
 __all__ = ["drop_unfilled_expressions"]
 
@@ -31,20 +31,11 @@ _CODE = CODE_TAGS | {"var", "textarea", "script", "style", "template"}
 def drop_unfilled_expressions(root: Any) -> int:
     """Remove the ``{{ … }}`` expressions from the text below ``root`` outside code; how many went."""
     removed = 0
-    for text in root.xpath("//text()[contains(., '{{')]"):
-        owner = text.getparent()
-        if owner is None:
+    for owner, attr, text in texts_outside(root, _CODE, holding="{{"):
+        if _TEX_COMMAND.search(text):
             continue
-        holder = owner if text.is_text else owner.getparent()  # a tail is its parent's text
-        if holder is None or within(holder, _CODE) or _TEX_COMMAND.search(text):
-            continue
-        cleaned, count = _EXPRESSION.subn("", str(text))
-        if not count:
-            continue
-        if text.is_text:
-            owner.text = cleaned
-        else:
-            owner.tail = cleaned
-        removed += count
+        cleaned, count = _EXPRESSION.subn("", text)
+        if count:
+            setattr(owner, attr, cleaned)
+            removed += count
     return removed
-
