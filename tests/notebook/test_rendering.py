@@ -87,7 +87,7 @@ def test_extract_bundle_markdown_errors_and_truncation() -> None:
     bundle = rendering.mimebundle(result)
     page = bundle["text/html"]
     _check_html(page)
-    assert "<ul><li>one</li><li>two</li></ul>" in page
+    assert "<ul>\n<li>one</li>\n<li>two</li>\n</ul>" in page
     assert "<code>c&lt;d&gt;</code>" in page
     assert "CONTENT_FETCH_FAILED" in page and "CONTENT_FETCH_FAILED" in bundle["text/plain"]
     assert "truncated" in page and "abc123.md" in page and "/tmp/somewhere" not in page
@@ -226,7 +226,31 @@ def test_a_csv_extract_card_renders_its_table(tmp_path: Path) -> None:
     assert "|---|" not in html_out  # not the Markdown source as a paragraph
 
 
-def test_markdown_tables_keep_escaped_pipes_and_stop_at_the_first_other_line() -> None:
-    out = markdown_to_html("| a | b\\|c |\n|:--|--:|\n| 1 | 2 |\nafter")
+def test_markdown_reads_escapes_nesting_numbering_and_raised_text_as_a_reader_sees_them() -> None:
+    # What the direct extractor writes: CommonMark escapes, a nested list, a list that starts at 3.
+    out = markdown_to_html("a snake\\_case name, 2 \\* 3, H<sub>2</sub>O\n\n3. third\n4. fourth\n   - inner")
+    assert "snake_case name, 2 * 3, H<sub>2</sub>O" in out and "\\" not in out
+    assert '<ol start="3">' in out and "<li>fourth\n<ul>\n<li>inner</li>" in out
+
+
+def test_markdown_links_open_in_a_new_tab_and_images_are_links() -> None:
+    out = markdown_to_html("[**bold** words](https://ex.org/a_(b)) [near](/rel) ![a cat](https://ex.org/c.png)")
+    opened = 'target="_blank" rel="noopener noreferrer"'
+    assert f'<a href="https://ex.org/a_(b)" {opened}><strong>bold</strong>' in out
+    assert "near" in out and 'href="/rel"' not in out  # a relative target resolves nowhere in a card
+    assert f'<a href="https://ex.org/c.png" {opened}>🖼 a cat</a>' in out
+    assert "<img" not in out  # a card loads nothing from the page's servers
+
+
+def test_markdown_code_blocks_and_table_cells_are_styled_inline() -> None:
+    out = markdown_to_html("```py\nx <1\n```\n\n| a | b |\n|--:|---|\n| 1 | 2 |")
+    assert out.startswith('<pre style="white-space:pre-wrap') and "x &lt;1" in out
+    assert out.count("text-align:right") == 2 and out.count("text-align:left") == 2
+
+
+def test_markdown_tables_keep_escaped_pipes_and_end_where_github_ends_them() -> None:
+    out = markdown_to_html("| a | b\\|c |\n|:--|--:|\n| 1 | 2 |\n\nafter")
     assert out.count("<tr>") == 2 and ">b|c</th>" in out and out.endswith("<p>after</p>")
+    # GFM: a line right under a table is one more row of it, as GitHub and format="html" read it.
+    assert markdown_to_html("| a | b |\n|--|--|\n| 1 | 2 |\nafter").count("<tr>") == 3
     assert "<table" not in markdown_to_html("| not a table |\njust text")  # no delimiter row

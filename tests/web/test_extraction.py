@@ -243,6 +243,15 @@ def test_page_types(url: str, head: str, body: str, kind: str) -> None:
     assert doc.metadata["page_type"] == kind
 
 
+def test_description_from_the_lead_paragraph_reads_as_plain_text() -> None:
+    # No <meta name=description>: the first paragraph is the description, without Markdown's escapes
+    # and marks ("snake\\case" and "2 \\* 3" before).
+    lead = "Call <code>read_all</code> on a <b>snake_case</b> name, 2 * 3 times."
+    body = f"<article><p>{lead} {PROSE}</p></article>"
+    meta = _html(_page(body)).metadata
+    assert meta["description"].startswith("Call read_all on a snake_case name, 2 * 3 times. The analytical")
+
+
 def test_metadata_from_meta_tags_json_ld_and_links() -> None:
     head = (
         '<meta property="og:title" content="OG title"><meta name="author" content="Ada Lovelace">'

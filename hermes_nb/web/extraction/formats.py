@@ -12,12 +12,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 from html import escape
+from typing import TYPE_CHECKING
 
 from hermes_nb.code_fences import CodeFences
 from hermes_nb.markdown_heading import HEADING
 
 from .formulas import FORMULA
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 FORMATS = ("markdown", "text", "html")
 DEFAULT_FORMAT = "markdown"
@@ -137,11 +144,10 @@ def linked_text(text: str) -> str:
     return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
 
 
-def markdown_to_html(markdown: str) -> str:
-    """HTML of the Markdown (CommonMark plus tables); raw HTML in it is escaped."""
-    from markdown_it import MarkdownIt
-
-    renderer = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable("table")
+def markdown_to_html(markdown: str, adjust: Callable[[list[Token]], None] | None = None) -> str:
+    """HTML of the Markdown (CommonMark plus tables and ``~~struck~~`` text); raw HTML in it is
+    escaped. ``adjust`` may change the parsed tokens before they are rendered (the notebook's cards
+    style them)."""
     # <sup>, <sub> and <u> survive as tags (through placeholders); every other tag is escaped.
     kept = [f"<{close}{name}>" for name in ("sup", "sub", "u") for close in ("", "/")]
     for i, tag in enumerate(kept):
@@ -154,9 +160,20 @@ def markdown_to_html(markdown: str) -> str:
         return f"\ue002{len(formulas) - 1}\ue003"
 
     markdown = FORMULA.sub(hold, markdown)
-    html = str(renderer.render(markdown)).strip()
+    renderer = _renderer()
+    tokens = renderer.parse(markdown)
+    if adjust is not None:
+        adjust(tokens)
+    html = str(renderer.renderer.render(tokens, renderer.options, {})).strip()
     for i, tag in enumerate(kept):
         html = html.replace(f"\ue000{i}\ue001", tag)
     return _HELD_FORMULA.sub(
         lambda m: f'<span class="math">{escape(formulas[int(m.group(1))], quote=False)}</span>', html
     )
+
+
+@cache
+def _renderer() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])

@@ -23,6 +23,7 @@ from .dialogs import drop_dialogs
 from .document import Document
 from .emoji_images import emoji_as_text
 from .flattened_headings import page_headings, unflatten_headings
+from .formats import markdown_to_text
 from .formulas import hold_formulas, restore_formulas
 from .frames import drop_inline_frame_text, frame_sources
 from .heading_controls import drop_heading_controls
@@ -568,11 +569,12 @@ def _framed(title: str, meta: dict[str, Any], frames: list[str]) -> Document:
 
 
 def _lead_paragraph(markdown: str) -> str:
-    """The first prose paragraph, Markdown marks removed (the description when the page has none)."""
+    """The first prose paragraph as plain text (the description when the page has none): its marks and
+    escapes read as a reader sees them, so ``snake\\_case`` reads "snake_case" (it read "snake\\case")."""
     for block in markdown.split("\n\n"):
         block = block.strip()
         if block and not re.match(r"^(?:#|[-*+] |\d+\. |>|\||```)", block) and word_count(block) >= 8:
-            return squash(re.sub(r"[*`_]+", "", block))
+            return squash(markdown_to_text(block))
     return ""
 
 
