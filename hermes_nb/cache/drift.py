@@ -20,6 +20,7 @@ from hermes_nb.extras import require
 from hermes_nb.store import cassette, replay
 from hermes_nb.store.cassette import Entry
 from hermes_nb.store.requests import describe
+from hermes_nb.web.extraction.formats import markdown_to_text
 
 __all__ = ["DriftRow", "DriftReport", "drift", "COLUMNS"]
 
@@ -93,6 +94,11 @@ def _reordered(old: list[str], new: list[str]) -> int:
 
 
 def _similarity(old: str, new: str) -> float:
+    """How alike two readings of a page are, by the words a reader sees: a link or a mark that a newer
+    extractor writes is no change of the page."""
+    if old == new:
+        return 1.0
+    old, new = markdown_to_text(old[: 2 * _COMPARED_CHARS]), markdown_to_text(new[: 2 * _COMPARED_CHARS])
     if old == new:
         return 1.0
     matcher = difflib.SequenceMatcher(None, old[:_COMPARED_CHARS], new[:_COMPARED_CHARS], autojunk=False)

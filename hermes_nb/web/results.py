@@ -34,13 +34,16 @@ NO_RESULT_FOR_URL = "Extract backend returned no result for this URL"
 def first_heading(markdown: str) -> str:
     """The first Markdown heading in the first 40 lines, outside code fences ("" when none).
 
-    A page's title when its provider gave none (Tavily and other Markdown-only extractors).
+    A page's title when its provider gave none (Tavily and other Markdown-only extractors); a link in
+    it reads as its words ("# [Title](https://…)" is "Title").
     """
+    from hermes_nb.web.extraction.formats import linked_text
+
     fences = CodeFences()
     for line in (markdown or "").splitlines()[:40]:
         match = None if fences.read(line) else HEADING.match(line)
         if match and match.group(1):
-            return match.group(1)
+            return linked_text(match.group(1))
     return ""
 
 

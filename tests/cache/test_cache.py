@@ -176,6 +176,14 @@ def test_drift_reports_what_changed(emu: Emulator, tmp_path: Path) -> None:
     assert list(frame.columns)[:3] == ["kind", "request", "status"]
 
 
+def test_drift_compares_the_words_a_reader_sees() -> None:
+    from hermes_nb.cache.drift import _similarity
+
+    # A cassette recorded before the extractor kept links (or wrote other marks) has not drifted.
+    assert _similarity("Read the notes, **twice**.", "Read the [notes](https://a.test/n), twice.") == 1.0
+    assert _similarity("Read the notes.", "Skip the notes.") < 1.0
+
+
 def test_drift_runs_live_even_while_replaying(emu: Emulator, tmp_path: Path) -> None:
     path = tmp_path / "live.hnb.jsonl"
     with hn.cache.record(path):

@@ -63,6 +63,7 @@ def test_a_listing_of_cards_with_headings_reads_a_heading_per_card() -> None:
     page = f"<html><body>{main}</body></html>"
     url = "https://reviews.example.org/electronics/"
     markdown = content.convert(page, "text/html", url=url).content
-    assert "- ### The Best Monitor Arm number 0\n  by Reviewer 0 We researched" in markdown
+    heading = "### [The Best Monitor Arm number 0](https://reviews.example.org/review/0)"
+    assert f"- {heading}\n  by Reviewer 0 We researched" in markdown
     text = content.convert(page, "text/html", url=url, format="text").content
     assert "\n\nThe Best Monitor Arm number 0\n\n" in text and "#" not in text

@@ -28,7 +28,7 @@ def test_permalinks_and_edit_links_leave_the_headings() -> None:
         assert heading in text
     assert "¶" not in text and "edit\\]" not in text and "run(x)#" not in text
     assert "2. Section with a numbered anchor" in text  # a heading that is a link keeps its words
-    assert "Edit your profile" in text  # a link whose words say more than "edit" stays
+    assert "Edit [your profile](https://docs.example.org/edit)" in text  # it says more than "edit": kept
 
 
 def test_the_count_is_returned() -> None:

@@ -507,6 +507,7 @@ def test_a_page_without_a_title_takes_its_first_heading() -> None:
     pages = parse_extract_envelope(env, urls, "p")
     assert [p.title for p in pages] == ["Hello, World", "Given", "After the code", ""]
     assert first_heading("#hashtag, not a heading\n") == "" and first_heading("") == ""
+    assert first_heading("# [Linked](https://a.test/x) title") == "Linked title"  # Firecrawl's headings
 
 
 @pytest.mark.parametrize("backend", ["tavily", "auto"])

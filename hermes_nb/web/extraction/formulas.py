@@ -20,7 +20,11 @@ from typing import Any
 #: Markdown mark, so that no extractor strips or escapes it.
 PLACEHOLDER = re.compile("\u27e6formula(\\d+)\u27e7")
 #: A formula in Markdown: ``$$…$$``, or ``$…$`` holding TeX's marks (``$5 and $10`` is two prices).
-FORMULA = re.compile(r"\$\$[^$]+?\$\$|\$(?=[^$\s])(?=[^$\n]*[\\^_{}=])[^$\n]*?[^$\s]\$")
+#: Neither runs into a link's target: "$800 … [lens](https://…?a_b=1) … $200" is two prices too.
+_NOT_A_TARGET = r"(?:(?!\]\()[^$\n])"
+FORMULA = re.compile(
+    rf"\$\$(?:(?!\]\()[^$])+?\$\$|\$(?=[^$\s])(?={_NOT_A_TARGET}*[\\^_{{}}=]){_NOT_A_TARGET}*?[^$\s]\$"
+)
 _FORMULAS = (
     "//math | //mjx-container | //script[@type][starts-with(normalize-space(@type), 'math/tex')]"
     " | //span[@class][contains(concat(' ', normalize-space(@class), ' '), ' katex ')"

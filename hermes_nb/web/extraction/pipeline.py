@@ -27,6 +27,7 @@ from .formats import markdown_to_text
 from .formulas import hold_formulas, restore_formulas
 from .frames import drop_inline_frame_text, frame_sources
 from .heading_controls import drop_heading_controls
+from .hyperlinks import link_words
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
 from .lost_labels import page_labels, restore_labels
@@ -131,6 +132,7 @@ _CHANGES = (
     "lost_titles_restored",
     "faq_answers_restored",
     "title_heading_dropped",
+    "links_kept",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
@@ -252,7 +254,10 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         lead = _lead_paragraph(text)
         if lead:
             meta["description"] = lead
-    return Document(title=title or _first_heading(text), content=text, metadata=_recorded(meta, changes))
+    title = title or _first_heading(text)
+    # The page's links, put back on the words the reading kept (hyperlinks.py).
+    text, changes["links_kept"] = link_words(text, root, url)
+    return Document(title=title, content=text, metadata=_recorded(meta, changes))
 
 
 def _recorded(meta: dict[str, Any], changes: dict[str, int]) -> dict[str, Any]:
