@@ -130,6 +130,16 @@ def _confidence_note(page: Any) -> str:
     return f"low extraction confidence {score:.2f}" + (f" ({how})" if how else "")
 
 
+def _preview(content: str, limit: int) -> str:
+    """The first ``limit`` characters of a page, ending at a line's end when one is in their second
+    half: a link, a table row or a code fence cut through shows as its raw Markdown."""
+    if len(content) <= limit:
+        return content
+    head = content[:limit]
+    line_end = head.rfind("\n")
+    return head[:line_end] if line_end >= limit // 2 else head
+
+
 def _page_html(page: Any, *, open_: bool) -> str:
     title = page.title or first_heading(page.content) or page.url
     head = (
@@ -141,7 +151,7 @@ def _page_html(page: Any, *, open_: bool) -> str:
         return f'<div style="{CARD}">{head}<div>⚠️ <code>{esc(code)}</code> {esc(page.error)}</div></div>'
     content = page.content or ""
     limit = int(options["preview_chars"])
-    body = markdown_to_html(content[:limit])
+    body = markdown_to_html(_preview(content, limit))
     total = getattr(page, "total_chars", 0) or len(content)
     footer = []
     if len(content) > limit:

@@ -94,6 +94,14 @@ def test_extract_bundle_markdown_errors_and_truncation() -> None:
     assert "/tmp" not in bundle["text/plain"] and "truncated" in bundle["text/plain"]
 
 
+def test_a_long_page_is_previewed_to_the_end_of_a_line_not_through_a_link() -> None:
+    # The card shows 4,000 characters; the 4,000th is in a link: "See [notes".
+    text = "Plain words here.\n\n" * 210 + "See [notes](https://ex.org/notes) now.\n\n" * 5
+    page = Page("https://ex.org/long", "Long", text, {})
+    html = rendering.mimebundle(ExtractResult([page], "direct", [], 0.1))["text/html"]
+    assert "[notes" not in html and "showing 4,000 of" in html
+
+
 def test_crawl_and_single_page() -> None:
     crawl = CrawlResult("https://ex.org/", _pages(), "crawler", [], 1.0)
     bundle = rendering.mimebundle(crawl)

@@ -73,6 +73,7 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
         return markdown, 0
     spans: list[tuple[int, int, str]] = []
     taken = bytearray(len(reading.plain))  # 1 where a character of ``plain`` is linked already
+    md_taken = bytearray(len(markdown))  # and of the Markdown, marks around it included
     cursor = 0
     for link in _page_links(root, url, reading):
         place = reading.place(link, cursor, taken)
@@ -80,17 +81,21 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
             continue
         start, end = place
         md_span = reading.markdown_span(start, end)
-        if md_span is None:
+        if md_span is None or 1 in md_taken[md_span[0] : md_span[1]]:
             continue
         taken[start:end] = b"\x01" * (end - start)
+        md_taken[md_span[0] : md_span[1]] = b"\x01" * (md_span[1] - md_span[0])
         spans.append((*md_span, link.target))
         cursor = end
     if not spans:
         return markdown, 0
-    out = markdown
-    for md_start, md_end, target in sorted(spans, reverse=True):
-        out = f"{out[:md_start]}[{out[md_start:md_end]}]({target}){out[md_end:]}"
-    return out, len(spans)
+    pieces: list[str] = []
+    done = 0
+    for md_start, md_end, target in sorted(spans):
+        pieces += (markdown[done:md_start], "[", markdown[md_start:md_end], "](", target, ")")
+        done = md_end
+    pieces.append(markdown[done:])
+    return "".join(pieces), len(spans)
 
 
 # --- the page's links, each with the words around it -------------------------------------------------
@@ -117,8 +122,11 @@ def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
         if a not in offsets:
             continue
         start, end = offsets[a]
-        inside = text[start:end]
-        if "\n" in inside.strip():  # a link holding blocks (a card): no phrase to link
+        inside = text[start:end].strip()
+        if "\n" in inside:  # a link holding blocks (a card): no phrase to link
+            continue
+        words = _squash(inside)  # what a reader sees of it (a script or style inside it is no word)
+        if not words or not reading.holds(words):
             continue
         before = _WORD.findall(_squash(text[:start].rsplit("\n", 1)[-1]))[-CONTEXT_WORDS:]
         after = _WORD.findall(_squash(text[end:].split("\n", 1)[0]))[:CONTEXT_WORDS]

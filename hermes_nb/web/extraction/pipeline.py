@@ -30,6 +30,7 @@ from .heading_controls import drop_heading_controls
 from .hyperlinks import link_words
 from .identifiers import drop_identifier_lines
 from .inline_gaps import space_adjacent_inlines
+from .list_numbers import number_lists
 from .lost_labels import page_labels, restore_labels
 from .lost_lists import page_lists, restore_lists
 from .markdown_repairs import tidied
@@ -132,6 +133,7 @@ _CHANGES = (
     "lost_titles_restored",
     "faq_answers_restored",
     "title_heading_dropped",
+    "list_numbers_restored",
     "links_kept",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
@@ -255,6 +257,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
         if lead:
             meta["description"] = lead
     title = title or _first_heading(text)
+    # A list the page numbers from N numbered from N, not from 1 (list_numbers.py).
+    text, changes["list_numbers_restored"] = number_lists(text, root)
     # The page's links, put back on the words the reading kept (hyperlinks.py).
     text, changes["links_kept"] = link_words(text, root, url)
     return Document(title=title, content=text, metadata=_recorded(meta, changes))
