@@ -89,7 +89,8 @@ def markdown_to_text(markdown: str) -> str:
                 out.append("\n".join(code).strip("\n"))
             continue
         stripped = line.strip()
-        if not stripped or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
+        blank = not stripped or not _QUOTE.sub("", stripped)  # a quotation's blank line (">") too
+        if blank or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
             flush()
             continue
         heading = HEADING.match(line)

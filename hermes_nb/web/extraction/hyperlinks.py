@@ -28,7 +28,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from hermes_nb.code_fences import CodeFences
 
-from .tree import BLOCK_TAGS, UNSEEN
+from .tree import BLOCK_TAGS, BREAKS, UNSEEN, document_base, text_with_breaks, within
 
 __all__ = ["link_words"]
 
@@ -44,7 +44,7 @@ _SCHEMES = ("http", "https", "mailto")
 _MISREAD_IN_TARGET = re.compile(r"[\s()<>|\"\\`\x00-\x1f\x7f]")
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
-_BREAKS = frozenset(("br", "hr", "td", "th", "tr", "dt", "dd", "figcaption", "caption"))
+_NO_LINKS = frozenset((*UNSEEN, "pre", "code"))  # a link in these is no link of the reading
 #: A Markdown line's block marks: heading, quote, list item (a bullet or a number), before its words.
 _LINE_START = re.compile(r"^\s*(?:>\s?)*(?:#{1,6}\s+|(?:[-*+]|\d{1,9}[.)])\s+)?")
 _INLINE_TAG = re.compile(r"</?(?:sup|sub|u)>")
@@ -103,7 +103,7 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
 
 def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
     """The page's links whose words the reading holds, in document order, with their context."""
-    base = _base_url(root, url)
+    base = document_base(root, url or "")
     links: list[_Link] = []
     blocks: dict[Any, tuple[str, dict[Any, tuple[int, int]]]] = {}
     for a in root.iter("a"):
@@ -113,11 +113,11 @@ def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
         if not words or len(words) > MAX_LINK_CHARS or not reading.holds(words):  # most menus' links
             continue
         target = _target(a.get("href"), base)
-        if target is None or _unseen(a):
+        if target is None or within(a, _NO_LINKS):
             continue
         block = _block_of(a)
         if block not in blocks:
-            blocks[block] = _block_text(block)
+            blocks[block] = text_with_breaks(block, spans_of="a")
         text, offsets = blocks[block]
         if a not in offsets:
             continue
@@ -132,12 +132,6 @@ def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
         after = _WORD.findall(_squash(text[end:].split("\n", 1)[0]))[:CONTEXT_WORDS]
         links.append(_Link(words, target, tuple(before), tuple(after)))
     return links
-
-
-def _base_url(root: Any, url: str | None) -> str:
-    base = root.find(".//base[@href]")
-    href = base.get("href").strip() if base is not None else ""
-    return urljoin(url or "", href) if href else (url or "")
 
 
 def _target(href: str | None, base: str) -> str | None:
@@ -158,54 +152,11 @@ def _target(href: str | None, base: str) -> str | None:
     return _MISREAD_IN_TARGET.sub(lambda m: quote(m.group(), safe=""), absolute)
 
 
-def _unseen(a: Any) -> bool:
-    return any(el.tag in UNSEEN or el.tag in ("pre", "code") for el in a.iterancestors())
-
-
 def _block_of(el: Any) -> Any:
     for parent in el.iterancestors():
-        if parent.tag in BLOCK_TAGS or parent.tag in _BREAKS or parent.tag == "body":
+        if parent.tag in BLOCK_TAGS or parent.tag in BREAKS or parent.tag == "body":
             return parent
     return el.getroottree().getroot()
-
-
-def _block_text(block: Any) -> tuple[str, dict[Any, tuple[int, int]]]:
-    """The block's text, a newline where a block inside it starts or ends, and each link's span in it."""
-    from lxml import etree
-
-    parts: list[str] = []
-    size = 0
-    opened: dict[Any, int] = {}
-    spans: dict[Any, tuple[int, int]] = {}
-
-    def add(text: str | None) -> None:
-        nonlocal size
-        if text:
-            parts.append(text)
-            size += len(text)
-
-    walker = etree.iterwalk(block, events=("start", "end"))  # no recursion: pages nest 2,000 deep
-    for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else None  # a comment's or instruction's is not
-        if el is block:
-            add(el.text if event == "start" else None)
-            continue
-        read = tag is not None and tag not in UNSEEN
-        boundary = read and (tag in BLOCK_TAGS or tag in _BREAKS)
-        if event == "start":
-            if not read:
-                walker.skip_subtree()
-                continue
-            add("\n" if boundary else None)
-            if tag == "a":
-                opened[el] = size
-            add(el.text)
-        else:
-            if tag == "a" and el in opened:
-                spans[el] = (opened[el], size)
-            add("\n" if boundary else None)
-            add(el.tail)
-    return "".join(parts), spans
 
 
 def _squash(text: str) -> str:

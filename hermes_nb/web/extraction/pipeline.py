@@ -44,6 +44,7 @@ from .page_type import card_group, classify, page_type, post_elements
 from .preformatted import restore_code_languages, rewrite_preformatted
 from .product_extras import drop_product_extras
 from .published_date import DATED_TYPES, found_date
+from .quotations import set_quotations
 from .quoted_posts import open_quoted_posts
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
@@ -134,6 +135,7 @@ _CHANGES = (
     "faq_answers_restored",
     "title_heading_dropped",
     "list_numbers_restored",
+    "quotations_set",
     "links_kept",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
@@ -259,6 +261,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     title = title or _first_heading(text)
     # A list the page numbers from N numbered from N, not from 1 (list_numbers.py).
     text, changes["list_numbers_restored"] = number_lists(text, root)
+    # The page's quotations set as quotations, "> …" (quotations.py).
+    text, changes["quotations_set"] = set_quotations(text, root)
     # The page's links, put back on the words the reading kept (hyperlinks.py).
     text, changes["links_kept"] = link_words(text, root, url)
     return Document(title=title, content=text, metadata=_recorded(meta, changes))

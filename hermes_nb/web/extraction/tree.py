@@ -24,6 +24,8 @@ BLOCK_TAGS = frozenset((
     "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
     "pre", "section", "table", "ul",
 ))
+#: Elements that break a block's text without being blocks themselves: a line break, a rule, a cell.
+BREAKS = frozenset(("br", "hr", "td", "th", "tr", "dt", "dd", "figcaption", "caption"))
 #: The page's own furniture by landmark: its navigation, header, footer and sidebars, by tag, and by
 #: ARIA role (with its menus); what is in them is not the page's text.
 LANDMARKS = ("nav", "header", "footer", "aside")
@@ -222,6 +224,46 @@ def _texts(root: Any, unseen: frozenset[str]) -> list[str]:
             if path and done.tail:
                 found.append(done.tail)
     return found
+
+
+def text_with_breaks(block: Any, spans_of: str = "") -> tuple[str, dict[Any, tuple[int, int]]]:
+    """``block``'s text as a reader sees it, a newline where a block inside it (or a line break, a
+    cell) starts or ends; and where in that text each element named ``spans_of`` (``"a"``) stands."""
+    from lxml import etree
+
+    parts: list[str] = []
+    size = 0
+    opened: dict[Any, int] = {}
+    spans: dict[Any, tuple[int, int]] = {}
+
+    def add(text: str | None) -> None:
+        nonlocal size
+        if text:
+            parts.append(text)
+            size += len(text)
+
+    walker = etree.iterwalk(block, events=("start", "end"))  # no recursion: pages nest 2,000 deep
+    for event, el in walker:
+        tag = el.tag if isinstance(el.tag, str) else None  # a comment's or instruction's is not
+        if el is block:
+            add(el.text if event == "start" else None)
+            continue
+        read = tag is not None and tag not in UNSEEN
+        boundary = read and (tag in BLOCK_TAGS or tag in BREAKS)
+        if event == "start":
+            if not read:
+                walker.skip_subtree()
+                continue
+            add("\n" if boundary else None)
+            if tag == spans_of:
+                opened[el] = size
+            add(el.text)
+        else:
+            if tag == spans_of and el in opened:
+                spans[el] = (opened[el], size)
+            add("\n" if boundary else None)
+            add(el.tail)
+    return "".join(parts), spans
 
 
 def squash(text: str) -> str:
