@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
@@ -59,7 +59,7 @@ _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 @dataclass(frozen=True)
 class _Link:
     words: str  # the link's text, whitespace squashed
-    target: str  # absolute, as a Markdown link target
+    href: str  # as the page writes it
     before: tuple[str, ...]  # the words before it in its block (at most CONTEXT_WORDS)
     after: tuple[str, ...]
 
@@ -74,8 +74,10 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
     spans: list[tuple[int, int, str]] = []
     taken = bytearray(len(reading.plain))  # 1 where a character of ``plain`` is linked already
     md_taken = bytearray(len(markdown))  # and of the Markdown, marks around it included
+    targets: dict[str, str | None] = {}  # each href's target, resolved once, for links placed only
+    base: str | None = None  # the page's base address, found when the first link is placed
     cursor = 0
-    for link in _page_links(root, url, reading):
+    for link in _page_links(root, reading):
         place = reading.place(link, cursor, taken)
         if place is None:
             continue
@@ -83,9 +85,15 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
         md_span = reading.markdown_span(start, end)
         if md_span is None or 1 in md_taken[md_span[0] : md_span[1]]:
             continue
+        if link.href not in targets:
+            base = document_base(root, url or "") if base is None else base
+            targets[link.href] = _target(link.href, base)
+        target = targets[link.href]
+        if target is None:
+            continue
         taken[start:end] = b"\x01" * (end - start)
         md_taken[md_span[0] : md_span[1]] = b"\x01" * (md_span[1] - md_span[0])
-        spans.append((*md_span, link.target))
+        spans.append((*md_span, target))
         cursor = end
     if not spans:
         return markdown, 0
@@ -101,19 +109,21 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
 # --- the page's links, each with the words around it -------------------------------------------------
 
 
-def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
+def _page_links(root: Any, reading: _Reading) -> list[_Link]:
     """The page's links whose words the reading holds, in document order, with their context."""
-    base = document_base(root, url or "")
     links: list[_Link] = []
     blocks: dict[Any, tuple[str, dict[Any, tuple[int, int]]]] = {}
+    worth: dict[str, bool] = {}  # a link's text: whether the reading has every word of it
     for a in root.iter("a"):
-        if not a.get("href"):
+        href = (a.get("href") or "").strip()
+        if not href or href.startswith(("#", "javascript:")):  # no link a reader follows from the reading
             continue
-        words = _squash(a.text_content())
-        if not words or len(words) > MAX_LINK_CHARS or not reading.holds(words):  # most menus' links
+        shown = (a.text or "") if len(a) == 0 else a.text_content()  # most links: a text and no child
+        if shown not in worth:  # menus say "Home" twice or more: looked at once
+            worth[shown] = len(shown) <= 2 * MAX_LINK_CHARS and reading.has_words(shown)
+        if not worth[shown]:  # most menus' links: a word the reading lacks
             continue
-        target = _target(a.get("href"), base)
-        if target is None or within(a, _NO_LINKS):
+        if within(a, _NO_LINKS):
             continue
         block = _block_of(a)
         if block not in blocks:
@@ -126,20 +136,18 @@ def _page_links(root: Any, url: str | None, reading: _Reading) -> list[_Link]:
         if "\n" in inside:  # a link holding blocks (a card): no phrase to link
             continue
         words = _squash(inside)  # what a reader sees of it (a script or style inside it is no word)
-        if not words or not reading.holds(words):
+        if not words or len(words) > MAX_LINK_CHARS or words not in reading.plain:
             continue
-        before = _WORD.findall(_squash(text[:start].rsplit("\n", 1)[-1]))[-CONTEXT_WORDS:]
-        after = _WORD.findall(_squash(text[end:].split("\n", 1)[0]))[:CONTEXT_WORDS]
-        links.append(_Link(words, target, tuple(before), tuple(after)))
+        line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+        before = _WORD.findall(_squash(text[max(line_start, start - 300) : start]))[-CONTEXT_WORDS:]
+        after = _WORD.findall(_squash(text[end : min(end + 300, len(text) if line_end < 0 else line_end)]))
+        links.append(_Link(words, href, tuple(before), tuple(after[:CONTEXT_WORDS])))
     return links
 
 
-def _target(href: str | None, base: str) -> str | None:
+def _target(href: str, base: str) -> str | None:
     """The link's absolute target as a Markdown link target; ``None`` for links a reader cannot follow
     from the reading (the page's own sections, scripts, other schemes, relative ones without a base)."""
-    href = (href or "").strip()
-    if not href or href.startswith("#"):
-        return None
     try:
         absolute = urljoin(base, href)
         parts = urlsplit(absolute)
@@ -160,7 +168,8 @@ def _block_of(el: Any) -> Any:
 
 
 def _squash(text: str) -> str:
-    return unicodedata.normalize("NFC", _SPACE.sub(" ", text).strip())
+    text = _SPACE.sub(" ", text).strip()
+    return text if text.isascii() else unicodedata.normalize("NFC", text)  # as the reading is
 
 
 # --- the reading's words, and where each stands in its Markdown --------------------------------------
@@ -169,31 +178,53 @@ def _squash(text: str) -> str:
 class _Reading:
     """The reading's words as a reader sees them (``plain``: marks and escapes gone, a newline between
     lines and between table cells, no code blocks), each character mapped to the Markdown that shows
-    it: ``starts[i]:ends[i]`` (an escaped character's backslash included), and whether it is code."""
+    it (``start`` and ``end``: an escaped character's backslash included) and known as code or not.
+
+    ``plain`` is built of runs, each a stretch of the Markdown read as it is (most lines are one), an
+    escaped character, a newline that stands for no character, or a code span's text.
+    """
+
+    _TEXT, _ESCAPED, _VIRTUAL, _CODE = range(4)
 
     def __init__(self, markdown: str) -> None:
         self.markdown = markdown
-        self.chars: list[str] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.coded: list[bool] = []
+        self._pieces: list[str] = []
+        self._run_starts: list[int] = []  # where each run starts in ``plain``
+        self._run_md: list[int] = []  # and in the Markdown
+        self._run_kind: list[int] = []
+        self._size = 0
         fences = CodeFences()
         offset = 0
         for line in markdown.split("\n"):
             if not fences.read(line) and not fences.in_code:
                 self._read_line(line, offset)
-            self._add("\n", offset + len(line), offset + len(line))
+            self._add("\n", offset + len(line), self._VIRTUAL)
             offset += len(line) + 1
-        self.plain = "".join(self.chars)
-        self._word_starts: dict[str, list[int]] = defaultdict(list)
-        for match in _WORD.finditer(self.plain):
-            self._word_starts[match.group()].append(match.start())
+        self.plain = "".join(self._pieces)
+        self._vocabulary: set[str] | None = None
 
-    def _add(self, char: str, start: int, end: int, *, code: bool = False) -> None:
-        self.chars.append(char)
-        self.starts.append(start)
-        self.ends.append(end)
-        self.coded.append(code)
+    def _add(self, text: str, md_start: int, kind: int = 0) -> None:
+        self._pieces.append(text)
+        self._run_starts.append(self._size)
+        self._run_md.append(md_start)
+        self._run_kind.append(kind)
+        self._size += len(text)
+
+    def _run(self, i: int) -> int:
+        return bisect_right(self._run_starts, i) - 1
+
+    def start(self, i: int) -> int:
+        """Where the Markdown that shows ``plain[i]`` starts."""
+        run = self._run(i)
+        return self._run_md[run] + (i - self._run_starts[run])
+
+    def end(self, i: int) -> int:
+        """Where it ends."""
+        kind = self._run_kind[self._run(i)]
+        return self.start(i) + (2 if kind == self._ESCAPED else 0 if kind == self._VIRTUAL else 1)
+
+    def coded(self, i: int) -> bool:
+        return 0 <= i < self._size and self._run_kind[self._run(i)] == self._CODE
 
     def _read_line(self, line: str, offset: int) -> None:
         """A line's words: block marks, emphasis marks, inline tags and escapes gone; whitespace one
@@ -218,7 +249,7 @@ class _Reading:
                 space = False
                 continue
             if c == "\\" and i + 1 < n and line[i + 1] in _ESCAPABLE:
-                self._add(line[i + 1], offset + i, offset + i + 2)
+                self._add(line[i + 1], offset + i, self._ESCAPED)
                 i += 2
                 space = False
                 continue
@@ -229,22 +260,19 @@ class _Reading:
                 i = tag.end()
                 continue
             if c == "|":  # a table's cell border: its cells are blocks apart
-                self._add("\n", offset + i, offset + i)
+                self._add("\n", offset + i, self._VIRTUAL)
                 space = True
             elif c.isspace():
                 if not space:
-                    self._add(" ", offset + i, offset + i + 1)
+                    self._add(" ", offset + i)
                 space = True
             else:  # a "<" that opens no inline tag, a "\\" that escapes nothing
-                self._add(c, offset + i, offset + i + 1)
+                self._add(c, offset + i)
                 space = False
             i += 1
 
     def _add_run(self, line: str, start: int, end: int, offset: int, *, code: bool = False) -> None:
-        self.chars.extend(line[start:end])
-        self.starts.extend(range(offset + start, offset + end))
-        self.ends.extend(range(offset + start + 1, offset + end + 1))
-        self.coded.extend([code] * (end - start))
+        self._add(line[start:end], offset + start, self._CODE if code else self._TEXT)
 
     def _code_span(self, line: str, i: int, offset: int) -> int:
         """Read the code span (or the lone backticks) at ``line[i]``; where reading goes on."""
@@ -258,27 +286,23 @@ class _Reading:
         self._add_run(line, i + ticks, close, offset, code=True)
         return close + ticks
 
-    def holds(self, words: str) -> bool:
-        first = _WORD.search(words)
-        return first is not None and first.group() in self._word_starts and words in self.plain
+    def has_words(self, text: str) -> bool:
+        """Whether ``text`` has words and ``plain`` each of them (a quick test before the search)."""
+        if self._vocabulary is None:
+            self._vocabulary = set(_WORD.findall(self.plain))
+        words = _WORD.findall(text)
+        return bool(words) and self._vocabulary.issuperset(words)
 
     def place(self, link: _Link, cursor: int, taken: bytearray) -> tuple[int, int] | None:
         """Where ``link`` stands in ``plain``: its first place after ``cursor``, else before it."""
-        first = _WORD.search(link.words)
-        if first is None:
-            return None
-        lead = first.start()  # characters before the link's first word ("(see" → 1)
-        earliest = None
-        for word_start in self._word_starts.get(first.group(), ()):
-            start = word_start - lead
-            end = start + len(link.words)
-            if start < 0 or self.plain[start:end] != link.words or 1 in taken[start:end]:
-                continue
-            if (earliest is None or start >= cursor) and self._fits(link, start, end):
-                if start >= cursor:
+        for begin, stop in ((cursor, len(self.plain)), (0, cursor + len(link.words) - 1)):
+            start = self.plain.find(link.words, begin, stop)
+            while start >= 0:
+                end = start + len(link.words)
+                if 1 not in taken[start:end] and self._fits(link, start, end):
                     return start, end
-                earliest = start, end
-        return earliest
+                start = self.plain.find(link.words, start + 1, stop)
+        return None
 
     def _fits(self, link: _Link, start: int, end: int) -> bool:
         """Whether the words around ``plain[start:end]`` are the link's: those it has in its block, or
@@ -310,10 +334,10 @@ class _Reading:
         if (start and self._one_code_span(start - 1, start)) or self._one_code_span(end - 1, end):
             return None  # it starts or ends inside a code span
         md = self.markdown
-        md_start, md_end = self.starts[start], self.ends[end - 1]
-        if self.coded[start]:  # a code span's first characters: its opening backticks go in too
+        md_start, md_end = self.start(start), self.end(end - 1)
+        if self.coded(start):  # a code span's first characters: its opening backticks go in too
             md_start = len(md[:md_start].rstrip("`"))
-        if self.coded[end - 1]:
+        if self.coded(end - 1):
             md_end = len(md) - len(md[md_end:].lstrip("`"))
         for widen_left, widen_right in ((0, 0), (1, 0), (0, 1), (1, 1)):
             left, right = md_start, md_end
@@ -330,7 +354,7 @@ class _Reading:
 
     def _one_code_span(self, i: int, j: int) -> bool:
         """Whether the characters ``i`` and ``j`` of ``plain`` stand side by side in one code span."""
-        return j < len(self.coded) and self.coded[i] and self.coded[j] and self.ends[i] == self.starts[j]
+        return self.coded(i) and self.coded(j) and self.end(i) == self.start(j)
 
 
 def _paired(md: str) -> bool:

@@ -41,9 +41,12 @@ def set_quotations(markdown: str, root: Any) -> tuple[str, int]:
     """``markdown`` with the lines of the page's blockquotes set as quotations; how many were set."""
     if root.find(".//blockquote") is None:  # most pages: nothing to look for
         return markdown, 0
-    quotes = [el for el in root.iter("blockquote") if not within(el.getparent(), _OUTSIDE_QUOTES)]
+    quotes = [
+        _quote_lines(el) for el in root.iter("blockquote") if not within(el.getparent(), _OUTSIDE_QUOTES)
+    ]
+    first_words = {words[0] for quote in quotes for _, words in quote}
     lines = markdown.split("\n")
-    where = _prose_lines(lines)
+    where = _prose_lines(lines, first_words)
     if not where:
         return markdown, 0
     page = squash(root.text_content())
@@ -63,12 +66,22 @@ def set_quotations(markdown: str, root: Any) -> tuple[str, int]:
     return "\n".join(lines), count
 
 
-def _prose_lines(lines: list[str]) -> dict[tuple[str, ...], list[int]]:
-    """Each paragraph line or list item of the reading (outside code) by its words, in order."""
+def _quote_lines(quote: Any) -> list[tuple[str, tuple[str, ...]]]:
+    """A blockquote's lines (paragraphs, list items, line breaks), each with its words."""
+    text, _ = text_with_breaks(quote)
+    lines = (squash(part) for part in text.split("\n"))
+    return [(line, words) for line in lines if (words := tuple(_WORD.findall(line)))]
+
+
+def _prose_lines(lines: list[str], first_words: set[str]) -> dict[tuple[str, ...], list[int]]:
+    """The reading's paragraph lines and list items (outside code) that may show a quotation's line
+    (they hold one of its ``first_words``), by their words, in order."""
     where: dict[tuple[str, ...], list[int]] = defaultdict(list)
     fences = CodeFences()
     for i, line in enumerate(lines):
         if fences.read(line) or fences.in_code or _NOT_PROSE.match(line) or HEADING.match(line):
+            continue
+        if first_words.isdisjoint(_WORD.findall(line.replace("\\", ""))):  # most lines: at a glance
             continue
         words = tuple(_WORD.findall(markdown_to_text(line)))
         if words:
@@ -77,16 +90,16 @@ def _prose_lines(lines: list[str]) -> dict[tuple[str, ...], list[int]]:
 
 
 def _place(
-    quote: Any, where: dict[tuple[str, ...], list[int]], page: str, cursor: int, quoted: set[int]
+    quote: list[tuple[str, tuple[str, ...]]],
+    where: dict[tuple[str, ...], list[int]],
+    page: str,
+    cursor: int,
+    quoted: set[int],
 ) -> list[int]:
     """The reading's lines that show ``quote``'s lines, or none when no line of it places it."""
-    text, _ = text_with_breaks(quote)
     found: list[int] = []
     sure = False
-    for line in (squash(part) for part in text.split("\n")):
-        words = tuple(_WORD.findall(line))
-        if not words:
-            continue
+    for line, words in quote:
         start = max(found) + 1 if found else cursor
         places = [i for i in where.get(words, ()) if i >= start and i not in quoted]
         if not places:

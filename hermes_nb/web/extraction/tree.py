@@ -102,8 +102,10 @@ def drop_hidden(root: Any, *, keep_disclosures: bool = False) -> int:
 def document_base(root: Any, url: str) -> str:
     """The address a page's relative links resolve against: its ``<base href>`` (itself resolved
     against ``url``), else ``url``, as a browser resolves them."""
-    for href in root.xpath("//base/@href")[:1]:
-        return urljoin(url, str(href).strip())
+    for base in root.iter("base"):  # the first that has an address (a walk in C)
+        href = base.get("href")
+        if href is not None:
+            return urljoin(url, href.strip())
     return url
 
 
