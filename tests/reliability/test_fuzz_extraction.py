@@ -40,6 +40,9 @@ ATTRIBUTES = st.one_of(
         ("hidden", ""), ("aria-hidden", "true"), ("role", "main"), ("role", "tabpanel"), ("v-cloak", ""),
         ("itemprop", "description"), ("id", "content"), ("href", "/next"), ("src", "/a.png"),
         ("alt", "a cat"), ("style", "display:none"), ("lang", "ja"), ("datetime", "2026-11-29"),
+        # Links the reading keeps or leaves (hyperlinks.py), and list numbers (list_numbers.py).
+        ("href", "https://ex.test/a b(c)|`d`"), ("href", "#top"), ("href", "javascript:void(0)"),
+        ("href", "mailto:ann@ex.test"), ("href", "http://[bad"), ("start", "3"), ("start", "x"),
     ]),
 )
 # Text never holds "<" or "&": a tag in the output can only be markup the extraction let through.
@@ -99,3 +102,5 @@ def test_any_page_converts_without_error_or_markup(html: str, fmt: str) -> None:
     assert isinstance(doc.content, str) and isinstance(doc.metadata, dict)
     if fmt != "html":
         assert not (_TAG if fmt == "text" else _MARKDOWN_TAG).search(doc.content), doc.content
+    if fmt == "text":  # the words a reader sees: a link's words, never its target
+        assert "](" not in doc.content, doc.content

@@ -94,7 +94,7 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
         taken[start:end] = b"\x01" * (end - start)
         md_taken[md_span[0] : md_span[1]] = b"\x01" * (md_span[1] - md_span[0])
         spans.append((*md_span, target))
-        cursor = end
+        cursor = end  # the next link is looked for where the reading goes on from this one
     if not spans:
         return markdown, 0
     pieces: list[str] = []
@@ -335,10 +335,10 @@ class _Reading:
             return None  # it starts or ends inside a code span
         md = self.markdown
         md_start, md_end = self.start(start), self.end(end - 1)
-        if self.coded(start):  # a code span's first characters: its opening backticks go in too
-            md_start = len(md[:md_start].rstrip("`"))
-        if self.coded(end - 1):
-            md_end = len(md) - len(md[md_end:].lstrip("`"))
+        while self.coded(start) and md_start and md[md_start - 1] == "`":  # a whole code span: its
+            md_start -= 1  # backticks go in too
+        while self.coded(end - 1) and md_end < len(md) and md[md_end] == "`":
+            md_end += 1
         for widen_left, widen_right in ((0, 0), (1, 0), (0, 1), (1, 1)):
             left, right = md_start, md_end
             if widen_left:
@@ -350,7 +350,6 @@ class _Reading:
             if _paired(md[left:right]):
                 return left, right
         return None
-
 
     def _one_code_span(self, i: int, j: int) -> bool:
         """Whether the characters ``i`` and ``j`` of ``plain`` stand side by side in one code span."""
