@@ -14,7 +14,9 @@ damaged copies of it, chosen from the page's id so that every run sees the same 
 - ``mojibake``: the page's UTF-8 bytes read as windows-1252 (a server that declared the wrong charset);
 - ``brackets``: the page's first 50 ``>`` taken out (tags that run into their neighbours).
 
-It counts, per damage: conversions that raised (any exception, each listed with the page), slow ones
+It counts, per damage: conversions that raised (any exception, each listed with the page) or in
+which a step failed (``convert`` then degrades the page to its visible text and says so in
+``parse_warning``, which would otherwise hide the fault), slow ones
 (over ``SLOW`` seconds; the time of the longest), and readings holding a line that is wholly an HTML
 tag with attributes outside code (``<img src=... />``): markup passed off as text. A damaged page may
 read worse; it must still read, fast, as text. Runs outside CI, on the corpora in ``/work/shared``.
@@ -71,6 +73,9 @@ def _run(page: quality.Page) -> list[dict[str, object]]:
             row["error"] = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:300]
         else:
             row["markup"] = markup_lines(doc.content)[:3]
+            warning = str(doc.metadata.get("parse_warning", ""))
+            if "failed (" in warning:  # a step raised and the page was kept as its visible text
+                row["error"] = warning
         row["seconds"] = time.perf_counter() - start
         rows.append(row)
     return rows

@@ -42,7 +42,8 @@ ATTRIBUTES = st.one_of(
         ("alt", "a cat"), ("style", "display:none"), ("lang", "ja"), ("datetime", "2026-11-29"),
         # Links the reading keeps or leaves (hyperlinks.py), and list numbers (list_numbers.py).
         ("href", "https://ex.test/a b(c)|`d`"), ("href", "#top"), ("href", "javascript:void(0)"),
-        ("href", "mailto:ann@ex.test"), ("href", "http://[bad"), ("start", "3"), ("start", "x"),
+        ("href", "mailto:ann@ex.test"), ("href", "http://[bad"),
+        ("start", "3"), ("start", "x"), ("start", "²"),  # "²" is a digit to str.isdigit, and no number
     ]),
 )
 # Text never holds "<" or "&": a tag in the output can only be markup the extraction let through.
@@ -100,6 +101,8 @@ def test_any_page_converts_without_error_or_markup(html: str, fmt: str) -> None:
     except HermesError:  # a page with nothing readable may say so; anything else is a fault
         return
     assert isinstance(doc.content, str) and isinstance(doc.metadata, dict)
+    # No step failed: a failure degrades the page to its visible text and says so, which hides it.
+    assert "failed (" not in doc.metadata.get("parse_warning", ""), doc.metadata["parse_warning"]
     if fmt != "html":
         assert not (_TAG if fmt == "text" else _MARKDOWN_TAG).search(doc.content), doc.content
     if fmt == "text":  # the words a reader sees: a link's words, never its target

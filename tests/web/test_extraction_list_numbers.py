@@ -47,5 +47,6 @@ def test_sublists_code_and_the_next_list_keep_their_own_numbers() -> None:
 def test_lists_already_numbered_or_not_found_are_left_alone() -> None:
     body = '<ol start="4"><li>Fourth</li></ol><ol start="x"><li>Odd</li></ol><ol start="1"><li>One</li></ol>'
     assert _numbered("4. Fourth\n\n1. Odd\n\n1. One", body) == ("4. Fourth\n\n1. Odd\n\n1. One", 0)
+    assert _numbered("1. Raised", '<ol start="²"><li>Raised</li></ol>') == ("1. Raised", 0)
     assert _numbered("1. Something else", '<ol start="4"><li>Fourth</li></ol>') == ("1. Something else", 0)
     assert _numbered("1. Fourth", "<p>no lists</p>") == ("1. Fourth", 0)

@@ -60,8 +60,8 @@ def _numbered_lists(root: Any) -> list[tuple[int, tuple[str, ...]]]:
     """Each ``<ol>`` of the page that starts at a number other than 1, with its first item's first words."""
     found = []
     for ol in root.iter("ol"):
-        start = (ol.get("start") or "").strip()
-        if not start.isdigit() or int(start) == 1 or int(start) > _MAX_START:
+        start = (ol.get("start") or "").strip()  # "²" is a digit to str.isdigit, and no number
+        if not (start.isascii() and start.isdigit()) or int(start) == 1 or int(start) > _MAX_START:
             continue
         item = next((child for child in ol if child.tag == "li"), None)
         words = tuple(_WORD.findall(item.text_content())[:FIRST_WORDS]) if item is not None else ()
