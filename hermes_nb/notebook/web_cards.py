@@ -151,11 +151,13 @@ def _page_html(page: Any, *, open_: bool) -> str:
         return f'<div style="{CARD}">{head}<div>⚠️ <code>{esc(code)}</code> {esc(page.error)}</div></div>'
     content = page.content or ""
     limit = int(options["preview_chars"])
-    body = markdown_to_html(_preview(content, limit))
+    preview = _preview(content, limit)
+    body = markdown_to_html(preview)
     total = getattr(page, "total_chars", 0) or len(content)
     footer = []
-    if len(content) > limit:
-        footer.append(f"showing {limit:,} of {len(content):,} characters inline (page.content has them all)")
+    if len(preview) < len(content):
+        shown = f"showing {len(preview):,} of {len(content):,} characters inline"
+        footer.append(f"{shown} (page.content has them all)")
     if getattr(page, "truncated", False):
         where = getattr(page, "full_text_path", None)
         stored = f"; full text stored as {esc(Path(where).name)}" if where else ""

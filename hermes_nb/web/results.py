@@ -12,6 +12,7 @@ from hermes_nb.code_fences import CodeFences
 from hermes_nb.extras import require
 from hermes_nb.markdown_heading import HEADING
 from hermes_nb.redaction import mask_known
+from hermes_nb.web.extraction.formats import linked_text
 
 __all__ = [
     "SearchHit",
@@ -37,8 +38,6 @@ def first_heading(markdown: str) -> str:
     A page's title when its provider gave none (Tavily and other Markdown-only extractors); a link in
     it reads as its words ("# [Title](https://…)" is "Title").
     """
-    from hermes_nb.web.extraction.formats import linked_text
-
     fences = CodeFences()
     for line in (markdown or "").splitlines()[:40]:
         match = None if fences.read(line) else HEADING.match(line)
