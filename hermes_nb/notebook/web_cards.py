@@ -24,6 +24,7 @@ from hermes_nb.notebook._html import (
     shorten,
 )
 from hermes_nb.notebook.markdown import markdown_to_html
+from hermes_nb.web.longtext import cut_head
 from hermes_nb.web.results import first_heading
 
 # --------------------------------------------------------------------------- search
@@ -135,9 +136,7 @@ def _preview(content: str, limit: int) -> str:
     half: a link, a table row or a code fence cut through shows as its raw Markdown."""
     if len(content) <= limit:
         return content
-    head = content[:limit]
-    line_end = head.rfind("\n")
-    return head[:line_end] if line_end >= limit // 2 else head
+    return cut_head(content, limit).removesuffix("\n")  # the cut Hermes makes of a long page's head
 
 
 def _page_html(page: Any, *, open_: bool) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_STORED_CHARS",
     "OMITTED_MARKER",
     "char_budget",
+    "cut_head",
     "strip_inline_images",
     "full_text_path",
     "truncate",
@@ -84,7 +85,7 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def _cut_head(text: str, size: int) -> str:
+def cut_head(text: str, size: int) -> str:
     """At most ``size`` leading chars, ending at a newline when one is in the second half."""
     head = text[:size]
     newline = head.rfind("\n")
@@ -100,7 +101,7 @@ def _cut_tail(text: str, size: int) -> str:
 
 def truncate(text: str, budget: int, path: Path | None) -> str:
     """Head 75 % / tail 25 % of ``budget`` (cut at newlines) plus the ``[TRUNCATED]`` footer."""
-    head = _cut_head(text, budget * 3 // 4)
+    head = cut_head(text, budget * 3 // 4)
     tail = _cut_tail(text, budget - budget * 3 // 4)
     kept = len(head) + len(tail)
     footer = [

@@ -28,7 +28,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from hermes_nb.code_fences import CodeFences
 
-from .tree import BLOCK_TAGS, BREAKS, UNSEEN, document_base, text_with_breaks, within
+from .tree import BLOCK_TAGS, BREAKS, UNSEEN, document_base, squash, text_with_breaks, within
 
 __all__ = ["link_words"]
 
@@ -43,7 +43,6 @@ _SCHEMES = ("http", "https", "mailto")
 #: own characters (é, ü) stay as written, and so does "%", so an encoded target is not encoded twice.
 _MISREAD_IN_TARGET = re.compile(r"[\s()<>|\"\\`\x00-\x1f\x7f]")
 _WORD = re.compile(r"\w+")
-_SPACE = re.compile(r"\s+")
 _NO_LINKS = frozenset((*UNSEEN, "pre", "code"))  # a link in these is no link of the reading
 #: A Markdown line's block marks: heading, quote, list item (a bullet or a number), before its words.
 _LINE_START = re.compile(r"^\s*(?:>\s?)*(?:#{1,6}\s+|(?:[-*+]|\d{1,9}[.)])\s+)?")
@@ -168,7 +167,7 @@ def _block_of(el: Any) -> Any:
 
 
 def _squash(text: str) -> str:
-    text = _SPACE.sub(" ", text).strip()
+    text = squash(text)
     return text if text.isascii() else unicodedata.normalize("NFC", text)  # as the reading is
 
 
@@ -196,7 +195,7 @@ class _Reading:
         fences = CodeFences()
         offset = 0
         for line in markdown.split("\n"):
-            if not fences.read(line) and not fences.in_code:
+            if not fences.read(line):  # a fence, or a line of code: no words of the reading
                 self._read_line(line, offset)
             self._add("\n", offset + len(line), self._VIRTUAL)
             offset += len(line) + 1

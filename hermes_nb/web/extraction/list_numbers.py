@@ -33,7 +33,7 @@ def number_lists(markdown: str, root: Any) -> tuple[str, int]:
         return markdown, 0
     lines = markdown.split("\n")
     fences = CodeFences()
-    in_code = [fences.read(line) or fences.in_code for line in lines]
+    in_code = [fences.read(line) for line in lines]
     numbered = 0
     for i, line in enumerate(lines):
         first = None if in_code[i] else _FIRST_ITEM.match(line)

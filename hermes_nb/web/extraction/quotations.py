@@ -58,9 +58,9 @@ def set_quotations(markdown: str, root: Any) -> tuple[str, int]:
         if not found:
             continue
         quoted.update(found)
-        cursor = max(found) + 1
+        cursor = found[-1] + 1
         count += 1
-        _join(lines, sorted(found))
+        _join(lines, found)
     for i in quoted:
         lines[i] = f"> {lines[i]}"
     return "\n".join(lines), count
@@ -79,7 +79,7 @@ def _prose_lines(lines: list[str], first_words: set[str]) -> dict[tuple[str, ...
     where: dict[tuple[str, ...], list[int]] = defaultdict(list)
     fences = CodeFences()
     for i, line in enumerate(lines):
-        if fences.read(line) or fences.in_code or _NOT_PROSE.match(line) or HEADING.match(line):
+        if fences.read(line) or _NOT_PROSE.match(line) or HEADING.match(line):
             continue
         if first_words.isdisjoint(_WORD.findall(line.replace("\\", ""))):  # most lines: at a glance
             continue
@@ -96,18 +96,19 @@ def _place(
     cursor: int,
     quoted: set[int],
 ) -> list[int]:
-    """The reading's lines that show ``quote``'s lines, or none when no line of it places it."""
+    """The reading's lines that show ``quote``'s lines, in order (each after the one before), or none
+    when no line of it places it."""
     found: list[int] = []
     sure = False
     for line, words in quote:
-        start = max(found) + 1 if found else cursor
+        start = found[-1] + 1 if found else cursor
         places = [i for i in where.get(words, ()) if i >= start and i not in quoted]
         if not places:
             continue
         if len(words) >= QUOTE_WORDS and page.count(line) == 1:
             found.append(places[0])
             sure = True
-        elif found and places[0] <= max(found) + NEAR:
+        elif found and places[0] <= found[-1] + NEAR:
             found.append(places[0])
     return found if sure else []
 
