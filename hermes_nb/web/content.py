@@ -86,6 +86,7 @@ def convert(
     charset: str | None = None,
     min_confidence: float | None = None,
     format: str = DEFAULT_FORMAT,  # noqa: A002  # the public parameter's name (hn.extract(format=...))
+    images: bool = False,
 ) -> Document:
     """Convert one resource; ``data`` bytes are decoded with ``charset`` (UTF-8 when unknown).
 
@@ -93,7 +94,9 @@ def convert(
 
     ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
     tries its next candidate. ``format``: ``markdown`` (default), ``text`` or ``html``, derived from
-    the Markdown (``hermes_nb.web.extraction.formats``).
+    the Markdown (``hermes_nb.web.extraction.formats``). ``images`` (HTML only; default
+    ``web.extract.images``, off): the page's figures in the Markdown, ``![alt](src)``, where the words
+    around them place them (``hermes_nb.web.extraction.images``).
     """
     fmt = check_format(format)
     kind = kind_of(content_type)
@@ -111,8 +114,8 @@ def convert(
         text = data if isinstance(data, str) else _decode(data, charset)
         handler = _HANDLERS[kind]
         try:
-            if kind == "html" and min_confidence is not None:
-                doc = html_to_markdown(text, url=url, min_confidence=min_confidence)
+            if kind == "html" and (min_confidence is not None or images):
+                doc = html_to_markdown(text, url=url, min_confidence=min_confidence, images=images)
             else:
                 doc = handler(text, url, mime)
         except ContentFetchError:
@@ -128,7 +131,7 @@ def convert(
     return doc
 
 
-def convert_fetched(fetched: Any, *, min_confidence: float | None = None) -> Document:
+def convert_fetched(fetched: Any, *, min_confidence: float | None = None, images: bool = False) -> Document:
     """Convert a ``hermes_nb.net.fetch.FetchedContent`` (text decoded with its detected charset).
 
     Picklable by reference with picklable arguments, so ``direct`` can run it in worker processes.
@@ -141,6 +144,7 @@ def convert_fetched(fetched: Any, *, min_confidence: float | None = None) -> Doc
         url=fetched.final_url or fetched.url,
         charset=fetched.charset,
         min_confidence=min_confidence,
+        images=images,
     )
 
 

@@ -187,6 +187,26 @@ def test_low_confidence_goes_to_jina_when_enabled(direct, emu: Emulator) -> None
     assert "reader" not in page["metadata"]
 
 
+def test_the_pages_figures_are_read_only_when_web_extract_images_is_on(
+    direct, emu: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = sys.modules[type(direct).__module__]
+    config.set("web.extract.processes", 1)  # converted in this process, where the spy sees it
+    asked: list[bool] = []
+    real = module.convert_fetched
+
+    def spy(fetched: Any, **options: Any) -> Any:
+        asked.append(options["images"])
+        return real(fetched, **options)
+
+    monkeypatch.setattr(module, "convert_fetched", spy)
+    urls = [emu.page_url("/site/articles/hello-world.html"), emu.page_url("/site/articles/python-tips.html")]
+    direct.extract(urls[:1])
+    config.set("web.extract.images", True)
+    direct.extract(urls)
+    assert asked == [False, True, True]
+
+
 def test_one_page_at_a_time_also_converts_on_the_workers_unless_set_to_one_process(
     direct, emu: Emulator
 ) -> None:

@@ -44,6 +44,9 @@ ATTRIBUTES = st.one_of(
         ("href", "https://ex.test/a b(c)|`d`"), ("href", "#top"), ("href", "javascript:void(0)"),
         ("href", "mailto:ann@ex.test"), ("href", "http://[bad"),
         ("start", "3"), ("start", "x"), ("start", "²"),  # "²" is a digit to str.isdigit, and no number
+        # Figures (images.py): sizes, lazy addresses, alt text with Markdown's own marks.
+        ("width", "20"), ("data-src", "/lazy.jpg"), ("srcset", "/s.jpg 2x, /t.jpg 3x"), ("src", "data:x"),
+        ("alt", "a [bracketed] \\ cat"),
     ]),
 )
 # Text never holds "<" or "&": a tag in the output can only be markup the extraction let through.
@@ -92,12 +95,13 @@ _MARKDOWN_TAG = re.compile(r"</?(?:{})\b".format("|".join(tag for tag in TAGS if
 
 
 @BOUNDED
-@given(pages(), st.sampled_from(["markdown", "text", "html"]))
+@given(pages(), st.sampled_from(["markdown", "text", "html"]), st.booleans())
 # Found by this test: libxml2 keeps an iframe's content as text, and the visible-text fallback printed it.
-@example("<html><head><title></title></head><body><iframe><div></div></iframe></body></html>", "markdown")
-def test_any_page_converts_without_error_or_markup(html: str, fmt: str) -> None:
+@example(html="<html><head><title></title></head><body><iframe><div></div></iframe></body></html>",
+         fmt="markdown", images=False)
+def test_any_page_converts_without_error_or_markup(html: str, fmt: str, images: bool) -> None:
     try:
-        doc = convert(html, "text/html", url="https://fuzz.test/page", format=fmt)
+        doc = convert(html, "text/html", url="https://fuzz.test/page", format=fmt, images=images)
     except HermesError:  # a page with nothing readable may say so; anything else is a fault
         return
     assert isinstance(doc.content, str) and isinstance(doc.metadata, dict)

@@ -3,7 +3,8 @@
 - ``markdown`` (the default): as extracted.
 - ``text``: plain text for RAG pipelines and benchmarks — headings on their own lines, paragraphs
   (and list items, table rows, code blocks) separated by blank lines, a line break inside a paragraph
-  kept, no Markdown marks, links and images as their text.
+  kept, no Markdown marks, links and images as their text (a line that is only images left out: a
+  figure is no line of text).
 - ``html``: the cleaned main-content HTML (``<h1>``…, ``<p>``, lists, tables, ``<pre><code>``),
   rendered from the Markdown with raw HTML escaped, never passed through; a newline inside a
   paragraph is a ``<br />`` (the extractors end lines that way; they never wrap a paragraph).
@@ -34,7 +35,9 @@ LIST_ITEM = re.compile(rf"^\s*{LIST_MARKER}\s+")  # a list item's indent and mar
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_IMAGE = re.compile(r"!\[((?:\\.|[^\]\\])*)\]\([^)]*\)")
+#: A line that is only images: a figure, no line of text.
+_IMAGE_LINE = re.compile(r"^(?:!\[(?:\\.|[^\]\\])*\]\([^)]*\)\s*)+$")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _STRIKETHROUGH = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")  # trafilatura's <del> and <s>: plain text has no line
@@ -90,7 +93,7 @@ def markdown_to_text(markdown: str) -> str:
             continue
         stripped = line.strip()
         blank = not stripped or not _QUOTE.sub("", stripped)  # a quotation's blank line (">") too
-        if blank or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
+        if blank or _RULE.match(stripped) or _TABLE_RULE.match(stripped) or _IMAGE_LINE.match(stripped):
             flush()
             continue
         heading = HEADING.match(line)

@@ -86,7 +86,7 @@ def link_words(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
             continue
         if link.href not in targets:
             base = document_base(root, url or "") if base is None else base
-            targets[link.href] = _target(link.href, base)
+            targets[link.href] = link_target(link.href, base)
         target = targets[link.href]
         if target is None:
             continue
@@ -144,7 +144,7 @@ def _page_links(root: Any, reading: _Reading) -> list[_Link]:
     return links
 
 
-def _target(href: str, base: str) -> str | None:
+def link_target(href: str, base: str) -> str | None:
     """The link's absolute target as a Markdown link target; ``None`` for links a reader cannot follow
     from the reading (the page's own sections, scripts, other schemes, relative ones without a base)."""
     try:

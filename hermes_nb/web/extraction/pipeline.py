@@ -29,6 +29,7 @@ from .frames import drop_inline_frame_text, frame_sources
 from .heading_controls import drop_heading_controls
 from .hyperlinks import link_words
 from .identifiers import drop_identifier_lines
+from .images import place_images
 from .inline_gaps import space_adjacent_inlines
 from .list_numbers import number_lists
 from .lost_labels import page_labels, restore_labels
@@ -137,13 +138,17 @@ _CHANGES = (
     "list_numbers_restored",
     "quotations_set",
     "links_kept",
+    "images_kept",
 )
 #: Candidates tried, in order, after the first choice when its confidence is below the threshold.
 _NEXT = (cands.READABILITY, cands.TRAFILATURA_RECALL, cands.TRAFILATURA_PRECISION)
 
 
-def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float | None = None) -> Document:
+def html_to_markdown(
+    html: str, *, url: str | None = None, min_confidence: float | None = None, images: bool = False
+) -> Document:
     """Main text of an HTML page as Markdown with metadata, ``confidence`` and ``page_type``; never ``None``.
+    ``images``: the page's figures in it too, where the words around them place them (images.py).
 
     Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
     (an install whose pip skipped a dependency), so the page fails instead of showing raw HTML.
@@ -265,6 +270,8 @@ def html_to_markdown(html: str, *, url: str | None = None, min_confidence: float
     text, changes["quotations_set"] = set_quotations(text, root)
     # The page's links, put back on the words the reading kept (hyperlinks.py).
     text, changes["links_kept"] = link_words(text, root, url)
+    if images:  # the page's figures, where the words around them place them (images.py)
+        text, changes["images_kept"] = place_images(text, root, url)
     return Document(title=title, content=text, metadata=_recorded(meta, changes))
 
 

@@ -124,22 +124,22 @@ def _threshold() -> float:
         return DEFAULT_MIN_CONFIDENCE
 
 
-def _convert(fetched: Any, pool: ProcessPoolExecutor | None, min_confidence: float) -> Document:
+def _convert(fetched: Any, pool: ProcessPoolExecutor | None, min_confidence: float, images: bool) -> Document:
     """Convert in a worker process when a pool is given (in this process if the pool broke, or if the
     worker took more than ``WORKER_WAIT`` seconds: it is stuck, and the pool is stopped)."""
     if pool is None:
-        return convert_fetched(fetched, min_confidence=min_confidence)
+        return convert_fetched(fetched, min_confidence=min_confidence, images=images)
     try:
-        future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence)
+        future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence, images=images)
     except RuntimeError:  # broken or shut down since this call took it
-        return convert_fetched(fetched, min_confidence=min_confidence)
+        return convert_fetched(fetched, min_confidence=min_confidence, images=images)
     try:
         return future.result(timeout=WORKER_WAIT)
     except (BrokenProcessPool, CancelledError):  # cancelled: another thread stopped the pool
         _drop_pool(pool)
     except WaitedTooLong:
         _stop(pool)
-    return convert_fetched(fetched, min_confidence=min_confidence)
+    return convert_fetched(fetched, min_confidence=min_confidence, images=images)
 
 
 class DirectProvider(WebSearchProvider):
@@ -170,15 +170,18 @@ class DirectProvider(WebSearchProvider):
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         prefer_reader = bool(kwargs.get("prefer_reader", False))
         threshold = _threshold()
+        images = bool(config.get("web.extract.images", False))  # the page's figures in the Markdown
         # Pages are converted on every core (worker processes), also one page at a time: concurrent
         # calls (extract_many's threads) then share the cores instead of one interpreter lock.
         converters = _converter_pool()
         if len(urls) <= 1:
-            return [self._one(url, prefer_reader, converters, threshold) for url in urls]
+            return [self._one(url, prefer_reader, converters, threshold, images) for url in urls]
         # Several pages: fetch on threads, convert as each fetch lands.
         workers = min(MAX_PARALLEL, len(urls))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="direct") as pool:
-            return list(pool.map(lambda url: self._one(url, prefer_reader, converters, threshold), urls))
+            return list(
+                pool.map(lambda url: self._one(url, prefer_reader, converters, threshold, images), urls)
+            )
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         depth = kwargs.get("depth", 2)
@@ -190,11 +193,16 @@ class DirectProvider(WebSearchProvider):
         )
 
     def _one(
-        self, url: str, prefer_reader: bool, converters: ProcessPoolExecutor | None, threshold: float
+        self,
+        url: str,
+        prefer_reader: bool,
+        converters: ProcessPoolExecutor | None,
+        threshold: float,
+        images: bool,
     ) -> dict[str, Any]:
         try:
             fetched = fetch(url, accept=ACCEPT)
-            doc = _convert(fetched, converters, threshold)
+            doc = _convert(fetched, converters, threshold, images)
         except HermesError as exc:
             return failed_page(url, exc.message, exc.code)
         final_url = fetched.final_url or url

@@ -1,0 +1,253 @@
+"""The page's figures put back into its reading, where the words around them place them: ``![alt](src)``.
+
+The extractors drop every image, so a chart, a diagram or a photograph the text goes on about was
+gone from the Markdown, while Firecrawl's and Jina's Markdown and Readability's HTML keep them. An
+image has no words of its own to be found by, so it is placed by the words on each side of it:
+
+- the words the page shows after it (its caption passed over, up to ``SKIP_LETTERS`` letters, where the
+  reading lacks it) must start a line of the reading, and no other line starts with them;
+- the reading's last words before that line must be the page's words shortly before the image (a
+  note between them, "Main article: …", passed over).
+
+The image then stands on a line of its own before that line. Words are compared as a reader's
+letters and digits in a row, whatever the marks, spaces and tags between them. An image the reading
+does not run across (a menu's logo, a sidebar's thumbnail, a hero picture before the headline the
+card shows) stays out, as do icons (a side drawn ``MIN_SIDE_PX`` or smaller, or named as an icon, an
+avatar, a logo), images in code or in the page's menus, header, footer and sidebars, images that
+would split a table or a quotation, a blurred preview whose real image a ``<noscript>`` holds, and
+images with no ``http``/``https`` address (lazy loading's placeholder gives way to the address the
+page keeps in ``data-src`` or ``srcset``). A figure the page shows twice is placed once.
+
+``text`` reads as without them: a line that is only images is no line of text (``formats``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from hermes_nb.code_fences import CodeFences
+
+from .caseless import Caseless
+from .formats import linked_text
+from .hyperlinks import link_target
+from .tree import LANDMARKS, UNSEEN, document_base, squash
+
+__all__ = ["place_images"]
+
+#: Letters after a figure (its caption) that the reading may lack before the words it goes on with; and
+#: before it, letters between the words that place it and the figure (a note the reading may lack).
+SKIP_LETTERS = 120
+ANCHOR_CHARS = 16  # a line's first letters and digits that place a figure before it when no other line's are
+BEFORE_CHARS = 10  # the reading's letters before that line: the page's too, shortly before the figure
+MIN_SIDE_PX = 48  # an image drawn with a side this small or smaller (width or height attribute): an icon
+_NOT_WORD = re.compile(r"\W+")
+_MARK = re.compile("\ue020(\\d+)\ue021")
+#: An image in these is no figure of the reading: code, what is never shown, the page's furniture (its
+#: menus, header, footer and sidebars).
+_NO_FIGURES = (*UNSEEN, "pre", "code", *LANDMARKS)
+_SIZE = re.compile(r"\s*(\d+)")
+#: Names of images that are the page's furniture, not its figures.
+_FURNITURE = Caseless(r"avatar|icon|emoji|logo|spinner|loader|badge|sprite|pixel|gravatar")
+#: An address whose file is a spacer, not a picture (a transparent pixel that holds a place).
+_SPACER = re.compile(r"(?:spacer|blank|transparent|pixel|1x1)[^/?]*\.(?:gif|png)(?:\?|$)", re.I)
+#: Where an image's address is written: where lazy loading keeps it aside while ``src`` holds a
+#: placeholder, then ``src``, then the first of a set of sizes.
+_SOURCES = ("data-src", "data-lazy-src", "data-original", "src", "data-srcset", "srcset")
+#: A line an image cannot follow without breaking what it belongs to: a table row, a quotation.
+_HELD_LINE = re.compile(r"^\s*[|>]")
+
+
+def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
+    """``markdown`` with ``root``'s figures on lines of their own where the words around them place them;
+    how many."""
+    if not markdown or next(root.iter("img"), None) is None:
+        return markdown, 0
+    figures = [img for img in root.iter("img") if _figure(img) and not _placeholder(img)]
+    if not figures:
+        return markdown, 0
+    lines = markdown.split("\n")
+    reading = _Reading(lines)
+    base: str | None = None
+    before_line: dict[int, list[str]] = {}
+    shown: set[str] = set()
+    for img, (before, after) in zip(figures, _text_around(root, figures), strict=True):
+        place = reading.line_before(before, after)
+        if place is None or _inside_block(lines, place):
+            continue
+        base = document_base(root, url or "") if base is None else base
+        source = _source(img, base)
+        if source is None or _SPACER.search(source) or source in shown:  # or placed already (a 2nd layout)
+            continue
+        image = f"![{_alt(img)}]({source})"
+        if _copy(image, before_line.get(place, [])):  # the same figure at another size, at its place
+            continue
+        shown.add(source)
+        before_line.setdefault(place, []).append(image)
+    if not before_line:
+        return markdown, 0
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i in before_line:
+            if out and out[-1].strip():
+                out.append("")
+            for image in before_line[i]:
+                out += (image, "")
+        out.append(line)
+    return "\n".join(out), sum(map(len, before_line.values()))
+
+
+def _text_around(root: Any, figures: list[Any]) -> list[tuple[str, str]]:
+    """The page's letters and digits before and after each of ``figures`` (as many as placing it looks at).
+
+    The page's text is read once, in C: each figure marked in it for the while (an image has no text
+    of its own), the text of scripts and style sheets set aside for the while."""
+    from lxml import etree  # heavy: not on %load_ext's path
+
+    unseen = [(el, el.text) for el in root.iter(*UNSEEN) if el.text]
+    for el, _ in unseen:
+        el.text = ""
+    for i, img in enumerate(figures):
+        img.text = f"\ue020{i}\ue021"
+    try:
+        text = etree.tostring(root, method="text", encoding="unicode")
+    finally:
+        for el, kept in unseen:
+            el.text = kept
+        for img in figures:
+            img.text = None
+    # Each figure's neighbourhood, whitespace squashed (in C) so that a page indented deep still shows
+    # words there; then only those neighbourhoods read as letters.
+    text = " ".join(text.split())
+    reach = 3 * (BEFORE_CHARS + SKIP_LETTERS + ANCHOR_CHARS)  # characters that hold those letters
+    around: list[tuple[str, str]] = [("", "")] * len(figures)
+    for mark in _MARK.finditer(text):
+        start, end = mark.span()
+        before = _MARK.sub("", text[max(0, start - reach) : start])
+        after = _MARK.sub("", text[end : end + reach])
+        around[int(mark.group(1))] = (
+            _letters(before)[-(BEFORE_CHARS + SKIP_LETTERS) :],
+            _letters(after)[: ANCHOR_CHARS + SKIP_LETTERS],
+        )
+    return around
+
+
+class _Reading:
+    """The reading as one run of a reader's letters and digits (code left out), where each line starts
+    in it, and the lines known by the letters they start with (those no other line starts with)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        fences = CodeFences()
+        parts: list[str] = []
+        self.starts: list[int] = []  # where each line starts in ``letters``
+        size = 0
+        for line in lines:
+            self.starts.append(size)
+            if fences.read(line):  # a fence or a line of code: no words of the reading
+                continue
+            part = _letters(linked_text(line))
+            parts.append(part)
+            size += len(part)
+        self.letters = "".join(parts)
+        self._line: dict[str, int] = {}  # a line's first letters: the line, -1 when two lines share them
+        for number, start in enumerate(self.starts):
+            if number + 1 < len(self.starts) and self.starts[number + 1] == start:
+                continue  # a line with no letters
+            key = self.letters[start : start + ANCHOR_CHARS]
+            if key:
+                self._line[key] = -1 if key in self._line else number
+
+    def line_before(self, before: str, after: str) -> int | None:
+        """The line a figure stands before, from the page's letters ``before`` and ``after`` it: the one
+        line that starts with letters found at most ``SKIP_LETTERS`` into ``after``, where the reading's
+        letters before it are in ``before``; else ``None``."""
+        for passed in range(min(len(after) - ANCHOR_CHARS, SKIP_LETTERS) + 1):
+            line = self._line.get(after[passed : passed + ANCHOR_CHARS], -1)
+            if line >= 0:
+                start = self.starts[line]
+                want = self.letters[max(0, start - BEFORE_CHARS) : start]
+                if want and want in before:
+                    return line
+                return None
+        return None
+
+
+def _copy(image: str, placed: list[str]) -> bool:
+    """Whether ``image`` says what one already placed at its place says (``alt`` and all): the same
+    figure at another size."""
+    words = image[: image.index("](")]
+    return words != "![" and any(other.startswith(words + "](") for other in placed)
+
+
+def _inside_block(lines: list[str], line: int) -> bool:
+    """Whether ``line`` goes on a table or a quotation from the line before it, which a line of its own
+    between them would break in two."""
+    earlier = lines[line - 1] if line > 0 else ""
+    held, goes_on = _HELD_LINE.match(earlier), _HELD_LINE.match(lines[line])
+    return bool(held and goes_on and held.group().strip() == goes_on.group().strip())
+
+
+def _figure(img: Any) -> bool:
+    """Whether ``img`` is drawn as a figure: not an icon by its size or its name, not in code or in the
+    page's furniture."""
+    for side in ("width", "height"):
+        size = _SIZE.match(img.get(side) or "")
+        if size and int(size.group(1)) <= MIN_SIDE_PX:
+            return False
+    if next(img.iterancestors(*_NO_FIGURES), None) is not None:
+        return False
+    parent = img.getparent()
+    names = " ".join(el.get(attr) or "" for el in (img, parent) if el is not None for attr in ("class", "id"))
+    return not (names.strip() and _FURNITURE.search(names))
+
+
+def _source(img: Any, base: str) -> str | None:
+    """The image's absolute ``http``/``https`` address as a Markdown target: the one lazy loading keeps
+    aside, or the one a ``<noscript>`` beside a placeholder holds, before ``src``."""
+    for image in (_noscript_twin(img), img):
+        if image is None:
+            continue
+        for attr in _SOURCES:
+            value = (image.get(attr) or "").strip()
+            if attr.endswith("srcset"):
+                value = value.split(",")[0].strip().split(" ")[0]
+            if not value or value.startswith("data:"):
+                continue
+            target = link_target(value, base)
+            if target is not None and target.lower().startswith(("http://", "https://")):
+                return target
+    return None
+
+
+def _placeholder(img: Any) -> bool:
+    """Whether ``img`` stands in for the image of a ``<noscript>`` in its figure, which is not its own:
+    a blurred preview that scripts were to replace."""
+    figure = next(img.iterancestors("figure", "picture"), None)
+    return figure is not None and _noscript_twin(img) is None and figure.find(".//noscript//img") is not None
+
+
+def _noscript_twin(img: Any) -> Any:
+    """The one image of the ``<noscript>`` right after ``img`` (or after the element it alone fills):
+    what a browser without scripts shows instead of a lazy placeholder."""
+    for el in (img, img.getparent()):
+        if el is None:
+            return None
+        twin = el.getnext()
+        if twin is not None and twin.tag == "noscript":
+            found = list(twin.iter("img"))
+            return found[0] if len(found) == 1 else None
+        if el is not img and len(el) > 1:
+            return None
+    return None
+
+
+def _letters(text: str) -> str:
+    """A reader's letters and digits of ``text`` in a row, lower case and composed."""
+    text = _NOT_WORD.sub("", text).lower()
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _alt(img: Any) -> str:
+    alt = squash(img.get("alt") or "")
+    return re.sub(r"([\\\[\]])", r"\\\1", alt)

@@ -1,0 +1,124 @@
+"""The page's figures where its words place them: Markdown and HTML show them, text reads the same words."""
+
+from __future__ import annotations
+
+from hermes_nb.web.content import convert
+from hermes_nb.web.extraction.formats import markdown_to_text
+from hermes_nb.web.extraction.images import place_images
+from hermes_nb.web.extraction.tree import parse_html
+
+URL = "https://example.org/blog/post.html"
+FIRST = "The harbour was quiet in the morning and the boats had not yet gone out to sea."
+SECOND = "By noon the wind had turned and every crew was hauling nets against the swell."
+THIRD = "In the evening the catch was weighed on the quay and sold before the light went."
+
+
+def _page(figure: str, *, head: str = "", nav: str = "") -> str:
+    return (
+        f"<html><head><title>Harbour</title>{head}</head><body><header>{nav}</header><article>"
+        f"<h1>Harbour</h1><p>{FIRST}</p>{figure}<p>{SECOND}</p><p>{THIRD}</p></article></body></html>"
+    )
+
+
+def _placed(markdown: str, body: str) -> tuple[str, int]:
+    return place_images(markdown, parse_html(f"<html><body>{body}</body></html>"), URL)
+
+
+def test_a_figure_between_paragraphs_is_placed_with_its_absolute_address() -> None:
+    page = _page('<figure><img src="../img/quay.jpg" alt="The quay [at dawn]" width="800"></figure>')
+    assert "![" not in convert(page, "text/html", url=URL).content  # off unless asked for
+    doc = convert(page, "text/html", url=URL, images=True)
+    image = "![The quay \\[at dawn\\]](https://example.org/img/quay.jpg)"
+    assert f"{FIRST}\n\n{image}\n\n{SECOND}" in doc.content
+    assert doc.metadata["images_kept"] == 1
+    html = convert(page, "text/html", url=URL, format="html", images=True).content
+    assert '<img src="https://example.org/img/quay.jpg" alt="The quay [at dawn]" />' in html
+    # The text reads as it did without the figure: no alt text, no address.
+    text = convert(page, "text/html", url=URL, format="text", images=True).content
+    assert f"{FIRST}\n\n{SECOND}" in text and "quay.jpg" not in text and "dawn" not in text
+
+
+def test_a_caption_the_reading_lacks_is_passed_over_and_one_it_keeps_read_on() -> None:
+    figure = '<div class="thumb"><img src="/a.png"><div>A small caption</div></div>'
+    body = f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>"
+    out, n = _placed(f"{FIRST}\n\n{SECOND}", body)
+    assert out == f"{FIRST}\n\n![](https://example.org/a.png)\n\n{SECOND}" and n == 1
+    out, n = _placed(f"{FIRST}\n\nA small caption\n\n{SECOND}", body)
+    assert out == f"{FIRST}\n\n![](https://example.org/a.png)\n\nA small caption\n\n{SECOND}" and n == 1
+
+
+def test_a_note_between_a_heading_and_its_figure_is_passed_over() -> None:
+    body = f'<h2>History</h2><div>Main article: History of the harbour</div><img src="/h.png"><p>{SECOND}</p>'
+    out, n = _placed(f"## History\n\n{SECOND}", body)
+    assert out == f"## History\n\n![](https://example.org/h.png)\n\n{SECOND}" and n == 1
+
+
+def test_images_the_reading_does_not_run_across_stay_out() -> None:
+    nav = '<img src="/logo-big.png" width="300"><a href="/">Home</a> <a href="/news">News</a>'
+    aside = '<aside><img src="/ad.jpg" width="300"><p>Buy a boat today.</p></aside>'
+    page = _page("", nav=nav).replace("</article>", f"</article>{aside}")
+    doc = convert(page, "text/html", url=URL, images=True)
+    assert "![" not in doc.content and "images_kept" not in doc.metadata
+    # Inside a sentence: an inline picture, not a figure.
+    inline = FIRST.replace("the morning", 'the <img src="/sun.png"> morning')
+    out, n = _placed(FIRST, f"<p>{inline}</p>")
+    assert n == 0 and out == FIRST
+    # The reading's first words: a hero picture before the text (the card shows the title instead).
+    out, n = _placed(f"{SECOND}\n\n{THIRD}", f'<img src="/hero.jpg"><p>{SECOND}</p><p>{THIRD}</p>')
+    assert n == 0
+
+
+def test_icons_by_size_or_name_and_addresses_a_reader_cannot_open_stay_out() -> None:
+    between = (
+        '<img src="/i.png" width="24" height="24">',
+        '<img src="/a.png" class="author-avatar">',
+        '<span class="icon"><img src="/s.png"></span>',
+        '<img src="data:image/png;base64,iVBORw0KGgo=">',
+        '<img src="javascript:void(0)">',
+        '<img src="/g/transparent-pixel._V1_.gif" alt="Customer image">',
+        "<img>",
+    )
+    for img in between:
+        out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{img}<p>{SECOND}</p>")
+        assert n == 0, img
+
+
+def test_lazy_images_show_the_address_kept_aside_not_the_placeholder() -> None:
+    lazy = '<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="Real">'
+    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{lazy}<p>{SECOND}</p>")
+    assert "![Real](https://example.org/real.jpg)" in out
+    srcset = '<img srcset="/w400.jpg 400w, /w800.jpg 800w" alt="Set">'
+    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{srcset}<p>{SECOND}</p>")
+    assert "![Set](https://example.org/w400.jpg)" in out
+    # A blurred preview beside an empty image whose <noscript> holds the real one: the real one, once.
+    figure = (
+        '<figure><div><img src="/blur.jpg?q=20"></div><img alt="">'
+        '<noscript><img src="/full.jpg" alt="Full"></noscript></figure>'
+    )
+    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>")
+    assert n == 1 and "![](https://example.org/full.jpg)" in out and "blur" not in out
+
+
+def test_tables_quotations_and_code_are_not_broken_and_a_copy_is_shown_once() -> None:
+    rows = "<tr><td>one two three four</td></tr><tr><td><img src='/t.png'>five six seven eight</td></tr>"
+    table = f"<table>{rows}</table>"
+    out, n = _placed("| one two three four |\n| five six seven eight |", table)
+    assert n == 0
+    quote = f"<blockquote><p>{FIRST}</p><img src='/q.png'><p>{SECOND}</p></blockquote>"
+    out, n = _placed(f"> {FIRST}\n>\n> {SECOND}", quote)
+    assert n == 0
+    twice = f'<p>{FIRST}</p><img src="/x.png"><p>{SECOND}</p><img src="/x.png"><p>{THIRD}</p>'
+    out, n = _placed(f"{FIRST}\n\n{SECOND}\n\n{THIRD}", twice)
+    assert n == 1 and out.count("x.png") == 1 and out.index("x.png") < out.index(SECOND)
+    sizes = '<img src="/w400.jpg" alt="The quay"><img src="/w800.jpg" alt="The quay">'
+    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{sizes}<p>{SECOND}</p>")
+    assert n == 1 and "w400" in out and "w800" not in out
+    code = f'<p>{FIRST}</p><pre><code>x = 1 <img src="/c.png"> y = 2</code></pre><p>{SECOND}</p>'
+    out, n = _placed(f"{FIRST}\n\n```\nx = 1  y = 2\n```\n\n{SECOND}", code)
+    assert n == 0
+
+
+def test_text_drops_a_line_of_images_and_keeps_an_image_inside_a_sentence_as_its_words() -> None:
+    figures = "![A \\] chart](https://x.test/c.png) ![B](https://x.test/d.png)"
+    markdown = f"Before.\n\n{figures}\n\nA ![dot](https://x.test/e.png) here."
+    assert markdown_to_text(markdown) == "Before.\n\nA dot here."
