@@ -93,7 +93,8 @@ def markdown_to_text(markdown: str) -> str:
             continue
         stripped = line.strip()
         blank = not stripped or not _QUOTE.sub("", stripped)  # a quotation's blank line (">") too
-        if blank or _RULE.match(stripped) or _TABLE_RULE.match(stripped) or _IMAGE_LINE.match(stripped):
+        figures = stripped.startswith("![") and _IMAGE_LINE.match(stripped)  # a line of images only
+        if blank or figures or _RULE.match(stripped) or _TABLE_RULE.match(stripped):
             flush()
             continue
         heading = HEADING.match(line)
