@@ -115,6 +115,7 @@ def crawl(
     depth = max(0, int(depth))
     limit = max(1, int(limit))
     pause = float(config.get("web.crawl_delay", 0.5) if delay is None else delay)
+    images = bool(config.get("web.extract.images", False))  # each page's figures, as extract reads them
     start = normalize_url(start_url)
     site = _site(start)
     robots = _robots_for(start, fetcher) if respect_robots else None
@@ -157,7 +158,7 @@ def crawl(
         is_html = kind == "html"
         try:
             if is_html:
-                doc = content.html_to_markdown(fetched.text, url=final)
+                doc = content.html_to_markdown(fetched.text, url=final, images=images)
             else:
                 doc = content.convert_fetched(fetched)
         except ContentError as exc:  # a damaged document (a broken PDF): this page fails, not the crawl

@@ -9,6 +9,7 @@ import pytest
 from hermes_nb import config
 from hermes_nb.errors import ContentFetchError, InvalidInputError, TimeoutError_
 from hermes_nb.net.fetch import FetchedContent
+from hermes_nb.plugins.loader import load_plugins
 from hermes_nb.testing import Emulator, use_emulator
 from hermes_nb.web import crawler
 
@@ -141,6 +142,25 @@ def test_default_delay_comes_from_config() -> None:
     slept: list[float] = []
     crawler.crawl(ROOT + "/", depth=1, limit=2, fetcher=FakeFetcher(), sleep=slept.append)
     assert slept == [0.75]
+
+
+def test_pages_are_read_with_their_figures_when_web_extract_images_is_on() -> None:
+    first = "The harbour was quiet in the morning and the boats had not yet gone out to sea."
+    second = "By noon the wind had turned and every crew was hauling nets against the swell."
+    body = f'<p>{first}</p><img src="/quay.jpg" alt="Quay"><p>{second}</p>'
+    figure = f"<html><body><main>{body}</main></body></html>"
+
+    def fetcher(url: str, **kw: object) -> FetchedContent:
+        if url.endswith("/robots.txt"):
+            return _fc(url, url, b"", "text/plain")
+        return _fc(url, url, figure.encode(), "text/html")
+
+    (plain,) = crawler.crawl(ROOT + "/", depth=0, delay=0, fetcher=fetcher)["results"]
+    assert "![" not in plain["content"]
+    load_plugins()  # the key is the direct plugin's setting
+    config.set("web.extract.images", True)
+    (read,) = crawler.crawl(ROOT + "/", depth=0, delay=0, fetcher=fetcher)["results"]
+    assert f"{first}\n\n![Quay]({ROOT}/quay.jpg)\n\n{second}" in read["content"]
 
 
 @pytest.fixture
