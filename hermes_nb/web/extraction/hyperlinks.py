@@ -30,7 +30,7 @@ from hermes_nb.code_fences import CodeFences
 
 from .tree import BLOCK_TAGS, BREAKS, UNSEEN, document_base, squash, text_with_breaks, within
 
-__all__ = ["link_words"]
+__all__ = ["link_target", "link_words"]
 
 CONTEXT_WORDS = 3  # words on each side of a link that must read the same around its place
 #: Words on one side that place a link that ends (starts) its block even where the reading runs that

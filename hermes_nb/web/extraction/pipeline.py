@@ -148,6 +148,7 @@ def html_to_markdown(
     html: str, *, url: str | None = None, min_confidence: float | None = None, images: bool = False
 ) -> Document:
     """Main text of an HTML page as Markdown with metadata, ``confidence`` and ``page_type``; never ``None``.
+
     ``images``: the page's figures in it too, where the words around them place them (images.py).
 
     Raises ``ContentFetchError`` naming the missing package when the converter cannot be imported
