@@ -47,6 +47,16 @@ def test_a_caption_the_reading_lacks_is_passed_over_and_one_it_keeps_read_on() -
     assert out == f"{FIRST}\n\n![](https://example.org/a.png)\n\nA small caption\n\n{SECOND}" and n == 1
 
 
+def test_a_figures_whole_caption_is_passed_over_however_long() -> None:
+    caption = "Clockwise from top: " + "a whale's jaw, its teeth and the bones of its flipper, " * 4
+    figure = f'<figure><img src="/j.png"><figcaption>{caption}</figcaption></figure>'
+    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>")
+    assert len(caption) > 200 and n == 1 and f"![](https://example.org/j.png)\n\n{SECOND}" in out
+    # The same words outside a figure: more than the reading may lack, so no place is certain.
+    loose = f'<div><img src="/j.png"><div>{caption}</div></div>'
+    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{loose}<p>{SECOND}</p>")[1] == 0
+
+
 def test_a_note_between_a_heading_and_its_figure_is_passed_over() -> None:
     body = f'<h2>History</h2><div>Main article: History of the harbour</div><img src="/h.png"><p>{SECOND}</p>'
     out, n = _placed(f"## History\n\n{SECOND}", body)

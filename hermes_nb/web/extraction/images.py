@@ -4,8 +4,9 @@ The extractors drop every image, so a chart, a diagram or a photograph the text 
 gone from the Markdown, while Firecrawl's and Jina's Markdown and Readability's HTML keep them. An
 image has no words of its own to be found by, so it is placed by the words on each side of it:
 
-- the words the page shows after it (its caption passed over, up to ``SKIP_LETTERS`` letters, where the
-  reading lacks it) must start a line of the reading, and no other line starts with them;
+- the words the page shows after it (its caption passed over where the reading lacks it: up to
+  ``SKIP_LETTERS`` letters, or its ``<figure>``'s whole ``<figcaption>``) must start a line of the
+  reading, and no other line starts with them;
 - the reading's last words before that line must be the page's words shortly before the image (a
   note between them, "Main article: …", passed over).
 
@@ -39,6 +40,7 @@ __all__ = ["place_images"]
 #: Letters after a figure (its caption) that the reading may lack before the words it goes on with; and
 #: before it, letters between the words that place it and the figure (a note the reading may lack).
 SKIP_LETTERS = 120
+MAX_CAPTION = 600  # letters of a figure's own <figcaption> passed over (more than SKIP_LETTERS), at most
 ANCHOR_CHARS = 16  # a line's first letters and digits that place a figure before it when no other line's are
 BEFORE_CHARS = 10  # the reading's letters before that line: the page's too, shortly before the figure
 MIN_SIDE_PX = 48  # an image drawn with a side this small or smaller (width or height attribute): an icon
@@ -72,8 +74,10 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
     base: str | None = None
     before_line: dict[int, list[str]] = {}
     shown: set[str] = set()
-    for img, (before, after) in zip(figures, _text_around(root, figures), strict=True):
-        place = reading.line_before(before, after)
+    captions = [_caption_letters(img) for img in figures]
+    around = _text_around(root, figures, captions)
+    for img, caption, (before, after) in zip(figures, captions, around, strict=True):
+        place = reading.line_before(before, after, caption)
         if place is None or _inside_block(lines, place):
             continue
         base = document_base(root, url or "") if base is None else base
@@ -98,7 +102,7 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
     return "\n".join(out), sum(map(len, before_line.values()))
 
 
-def _text_around(root: Any, figures: list[Any]) -> list[tuple[str, str]]:
+def _text_around(root: Any, figures: list[Any], captions: list[int]) -> list[tuple[str, str]]:
     """The page's letters and digits before and after each of ``figures`` (as many as placing it looks at).
 
     The page's text is read once, in C: each figure marked in it for the while (an image has no text
@@ -120,15 +124,16 @@ def _text_around(root: Any, figures: list[Any]) -> list[tuple[str, str]]:
     # Each figure's neighbourhood, whitespace squashed (in C) so that a page indented deep still shows
     # words there; then only those neighbourhoods read as letters.
     text = " ".join(text.split())
-    reach = 3 * (BEFORE_CHARS + SKIP_LETTERS + ANCHOR_CHARS)  # characters that hold those letters
+    # Three characters of text for each letter looked at (spaces, marks, figures' numbers), and some.
+    reach = 3 * (BEFORE_CHARS + SKIP_LETTERS + ANCHOR_CHARS)
     around: list[tuple[str, str]] = [("", "")] * len(figures)
     for mark in _MARK.finditer(text):
         start, end = mark.span()
-        before = _MARK.sub("", text[max(0, start - reach) : start])
-        after = _MARK.sub("", text[end : end + reach])
-        around[int(mark.group(1))] = (
-            _letters(before)[-(BEFORE_CHARS + SKIP_LETTERS) :],
-            _letters(after)[: ANCHOR_CHARS + SKIP_LETTERS],
+        i = int(mark.group(1))
+        after = ANCHOR_CHARS + max(SKIP_LETTERS, captions[i])  # letters looked at after it
+        around[i] = (
+            _letters(_MARK.sub("", text[max(0, start - reach) : start]))[-(BEFORE_CHARS + SKIP_LETTERS) :],
+            _letters(_MARK.sub("", text[end : end + reach + 3 * (after - SKIP_LETTERS)]))[:after],
         )
     return around
 
@@ -158,11 +163,11 @@ class _Reading:
             if key:
                 self._line[key] = -1 if key in self._line else number
 
-    def line_before(self, before: str, after: str) -> int | None:
+    def line_before(self, before: str, after: str, caption: int = 0) -> int | None:
         """The line a figure stands before, from the page's letters ``before`` and ``after`` it: the one
         line that starts with letters found at most ``SKIP_LETTERS`` into ``after``, where the reading's
         letters before it are in ``before``; else ``None``."""
-        for passed in range(min(len(after) - ANCHOR_CHARS, SKIP_LETTERS) + 1):
+        for passed in range(min(len(after) - ANCHOR_CHARS, max(SKIP_LETTERS, caption)) + 1):
             line = self._line.get(after[passed : passed + ANCHOR_CHARS], -1)
             if line >= 0:
                 start = self.starts[line]
@@ -178,6 +183,13 @@ def _copy(image: str, placed: list[str]) -> bool:
     figure at another size."""
     words = image[: image.index("](")]
     return words != "![" and any(other.startswith(words + "](") for other in placed)
+
+
+def _caption_letters(img: Any) -> int:
+    """Letters of the caption of the ``<figure>`` holding ``img`` (0 without one), ``MAX_CAPTION`` at most."""
+    figure = next(img.iterancestors("figure"), None)
+    caption = figure.find(".//figcaption") if figure is not None else None
+    return min(len(_letters(caption.text_content())), MAX_CAPTION) if caption is not None else 0
 
 
 def _inside_block(lines: list[str], line: int) -> bool:
