@@ -35,9 +35,9 @@ LIST_ITEM = re.compile(rf"^\s*{LIST_MARKER}\s+")  # a list item's indent and mar
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_IMAGE = re.compile(r"!\[((?:\\.|[^\]\\])*)\]\([^)]*\)")
-#: A line that is only images: a figure, no line of text.
-_IMAGE_LINE = re.compile(r"^(?:!\[(?:\\.|[^\]\\])*\]\([^)]*\)\s*)+$")
+_IMAGE_SOURCE = r"!\[((?:\\.|[^\]\\])*)\]\([^)]*\)"  # an image: its words (escapes kept) and its target
+_IMAGE = re.compile(_IMAGE_SOURCE)
+_IMAGE_LINE = re.compile(rf"^(?:{_IMAGE_SOURCE}\s*)+$")  # a line that is only images: a figure, no text
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _EMPHASIS = re.compile(r"(\*{1,3})(?=\S)(.+?)(?<=\S)\1|(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\3(?!\w)")
 _STRIKETHROUGH = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")  # trafilatura's <del> and <s>: plain text has no line

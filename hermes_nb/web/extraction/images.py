@@ -33,7 +33,8 @@ from hermes_nb.code_fences import CodeFences
 from .caseless import Caseless
 from .formats import linked_text
 from .hyperlinks import link_target
-from .tree import LANDMARKS, UNSEEN, document_base, squash
+from .markdown_escapes import escaped
+from .tree import LANDMARKS, UNSEEN, document_base, names, squash
 
 __all__ = ["place_images"]
 
@@ -124,7 +125,7 @@ def _text_around(root: Any, figures: list[Any], captions: list[int]) -> list[tup
     # Each figure's neighbourhood, whitespace squashed (in C) so that a page indented deep still shows
     # words there; then only those neighbourhoods read as letters.
     text = " ".join(text.split())
-    # Three characters of text for each letter looked at (spaces, marks, figures' numbers), and some.
+    # Three characters of text for each letter looked at (spaces, marks, digits), and some.
     reach = 3 * (BEFORE_CHARS + SKIP_LETTERS + ANCHOR_CHARS)
     around: list[tuple[str, str]] = [("", "")] * len(figures)
     for mark in _MARK.finditer(text):
@@ -133,7 +134,7 @@ def _text_around(root: Any, figures: list[Any], captions: list[int]) -> list[tup
         after = ANCHOR_CHARS + max(SKIP_LETTERS, captions[i])  # letters looked at after it
         around[i] = (
             _letters(_MARK.sub("", text[max(0, start - reach) : start]))[-(BEFORE_CHARS + SKIP_LETTERS) :],
-            _letters(_MARK.sub("", text[end : end + reach + 3 * (after - SKIP_LETTERS)]))[:after],
+            _letters(_MARK.sub("", text[end : end + 3 * (after + BEFORE_CHARS + ANCHOR_CHARS)]))[:after],
         )
     return around
 
@@ -210,8 +211,7 @@ def _figure(img: Any) -> bool:
     if next(img.iterancestors(*_NO_FIGURES), None) is not None:
         return False
     parent = img.getparent()
-    names = " ".join(el.get(attr) or "" for el in (img, parent) if el is not None for attr in ("class", "id"))
-    return not (names.strip() and _FURNITURE.search(names))
+    return not _FURNITURE.search(names(img) + (" " + names(parent) if parent is not None else ""))
 
 
 def _source(img: Any, base: str) -> str | None:
@@ -261,5 +261,4 @@ def _letters(text: str) -> str:
 
 
 def _alt(img: Any) -> str:
-    alt = squash(img.get("alt") or "")
-    return re.sub(r"([\\\[\]])", r"\\\1", alt)
+    return escaped(squash(img.get("alt") or ""))
