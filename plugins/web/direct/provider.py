@@ -124,22 +124,28 @@ def _threshold() -> float:
         return DEFAULT_MIN_CONFIDENCE
 
 
-def _convert(fetched: Any, pool: ProcessPoolExecutor | None, min_confidence: float, images: bool) -> Document:
+def _reading_options() -> dict[str, Any]:
+    """How the user's settings ask pages to be read (``convert_fetched``'s keywords), read here in the
+    kernel: a worker process forked earlier holds the settings of then."""
+    return {"min_confidence": _threshold(), "images": bool(config.get("web.extract.images", False))}
+
+
+def _convert(fetched: Any, pool: ProcessPoolExecutor | None, options: dict[str, Any]) -> Document:
     """Convert in a worker process when a pool is given (in this process if the pool broke, or if the
     worker took more than ``WORKER_WAIT`` seconds: it is stuck, and the pool is stopped)."""
     if pool is None:
-        return convert_fetched(fetched, min_confidence=min_confidence, images=images)
+        return convert_fetched(fetched, **options)
     try:
-        future = pool.submit(convert_fetched, fetched, min_confidence=min_confidence, images=images)
+        future = pool.submit(convert_fetched, fetched, **options)
     except RuntimeError:  # broken or shut down since this call took it
-        return convert_fetched(fetched, min_confidence=min_confidence, images=images)
+        return convert_fetched(fetched, **options)
     try:
         return future.result(timeout=WORKER_WAIT)
     except (BrokenProcessPool, CancelledError):  # cancelled: another thread stopped the pool
         _drop_pool(pool)
     except WaitedTooLong:
         _stop(pool)
-    return convert_fetched(fetched, min_confidence=min_confidence, images=images)
+    return convert_fetched(fetched, **options)
 
 
 class DirectProvider(WebSearchProvider):
@@ -169,19 +175,16 @@ class DirectProvider(WebSearchProvider):
 
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         prefer_reader = bool(kwargs.get("prefer_reader", False))
-        threshold = _threshold()
-        images = bool(config.get("web.extract.images", False))  # the page's figures in the Markdown
+        options = _reading_options()
         # Pages are converted on every core (worker processes), also one page at a time: concurrent
         # calls (extract_many's threads) then share the cores instead of one interpreter lock.
         converters = _converter_pool()
         if len(urls) <= 1:
-            return [self._one(url, prefer_reader, converters, threshold, images) for url in urls]
+            return [self._one(url, prefer_reader, converters, options) for url in urls]
         # Several pages: fetch on threads, convert as each fetch lands.
         workers = min(MAX_PARALLEL, len(urls))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="direct") as pool:
-            return list(
-                pool.map(lambda url: self._one(url, prefer_reader, converters, threshold, images), urls)
-            )
+            return list(pool.map(lambda url: self._one(url, prefer_reader, converters, options), urls))
 
     def crawl(self, url: str, **kwargs: Any) -> dict[str, Any]:
         depth = kwargs.get("depth", 2)
@@ -193,16 +196,11 @@ class DirectProvider(WebSearchProvider):
         )
 
     def _one(
-        self,
-        url: str,
-        prefer_reader: bool,
-        converters: ProcessPoolExecutor | None,
-        threshold: float,
-        images: bool,
+        self, url: str, prefer_reader: bool, converters: ProcessPoolExecutor | None, options: dict[str, Any]
     ) -> dict[str, Any]:
         try:
             fetched = fetch(url, accept=ACCEPT)
-            doc = _convert(fetched, converters, threshold, images)
+            doc = _convert(fetched, converters, options)
         except HermesError as exc:
             return failed_page(url, exc.message, exc.code)
         final_url = fetched.final_url or url
@@ -218,7 +216,7 @@ class DirectProvider(WebSearchProvider):
         if fetched.redirects:
             meta["redirects"] = list(fetched.redirects)
         if kind_of(fetched.content_type) == "html" and config.get("web.jina_fallback", False):
-            doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader, threshold)
+            doc = _with_reader(doc, fetched.text, final_url, meta, prefer_reader, options["min_confidence"])
         return extracted_page(url, doc.content, title=doc.title or final_url, metadata=meta)
 
 
