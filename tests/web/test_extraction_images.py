@@ -73,9 +73,58 @@ def test_images_the_reading_does_not_run_across_stay_out() -> None:
     inline = FIRST.replace("the morning", 'the <img src="/sun.png"> morning')
     out, n = _placed(FIRST, f"<p>{inline}</p>")
     assert n == 0 and out == FIRST
-    # The reading's first words: a hero picture before the text (the card shows the title instead).
-    out, n = _placed(f"{SECOND}\n\n{THIRD}", f'<img src="/hero.jpg"><p>{SECOND}</p><p>{THIRD}</p>')
-    assert n == 0
+    # A hero picture before the headline the reading leaves out (the card shows the title instead).
+    hero = f'<img src="/hero.jpg"><h1>The harbour at dawn</h1><p>{SECOND}</p><p>{THIRD}</p>'
+    assert _placed(f"{SECOND}\n\n{THIRD}", hero)[1] == 0
+
+
+def test_the_readings_first_line_takes_a_picture_right_before_it_or_its_caption() -> None:
+    lead = f'<img src="/lead.jpg"><p>{SECOND}</p><p>{THIRD}</p>'
+    out, n = _placed(f"{SECOND}\n\n{THIRD}", lead)
+    assert n == 1 and out == f"![](https://example.org/lead.jpg)\n\n{SECOND}\n\n{THIRD}"
+    figure = f'<figure><img src="/lead.jpg"><figcaption>The quay at dawn</figcaption></figure><p>{SECOND}</p>'
+    assert _placed(f"{SECOND}\n\n{THIRD}", figure)[1] == 1
+    # Other words between them (a byline the reading lacks): no place is certain.
+    byline = f'<img src="/lead.jpg"><div>By a reporter</div><p>{SECOND}</p>'
+    assert _placed(f"{SECOND}\n\n{THIRD}", byline)[1] == 0
+    # A strip of pictures before it (a carousel, a shop's gallery): none is the lead.
+    strip = "".join(f'<img src="/shot{i}.jpg">' for i in range(5))
+    assert _placed(f"{SECOND}\n\n{THIRD}", f"{strip}<p>{SECOND}</p>")[1] == 0
+    # Between two lines of the reading, pictures side by side stay.
+    pair = '<img src="/left.jpg"><img src="/right.jpg">'
+    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{pair}<p>{SECOND}</p>")[1] == 2
+
+
+def test_lines_that_start_alike_are_told_apart_by_the_words_that_follow() -> None:
+    one, two = "Photo: the harbour master at the quay", "Photo: the harbour master on his boat"
+    body = (
+        f'<p>{FIRST}</p><img src="/1.jpg"><p>{one}</p><p>{SECOND}</p>'
+        f'<img src="/2.jpg"><p>{two}</p><p>{THIRD}</p>'
+    )
+    out, n = _placed(f"{FIRST}\n\n{one}\n\n{SECOND}\n\n{two}\n\n{THIRD}", body)
+    assert n == 2
+    assert out.index("1.jpg") < out.index(one) < out.index(SECOND) < out.index("2.jpg") < out.index(two)
+
+
+def test_a_short_line_before_the_place_says_alone_what_the_page_shows_before_it() -> None:
+    # The reading lacks the list between the headings, so its last letters before the figure's place
+    # ("…linksImages") are not the page's; the heading right before it is.
+    links = '<h2>Links</h2><ul><li><a href="/a">one</a></li></ul>'
+    body = f'{links}<h2>Images</h2><img src="/m.png"><p>{SECOND}</p>'
+    out, n = _placed(f"## Links\n\n## Images\n\n{SECOND}", body)
+    assert n == 1 and out.endswith(f"## Images\n\n![](https://example.org/m.png)\n\n{SECOND}")
+    # A line too short to say so ("A" alone) places nothing.
+    body = f'{links}<h2>A</h2><img src="/m.png"><p>{SECOND}</p>'
+    assert _placed(f"## Links\n\n## A\n\n{SECOND}", body)[1] == 0
+
+
+def test_a_caption_the_reading_keeps_is_read_as_what_the_page_shows_before_the_place() -> None:
+    # "Photo" before the picture, its caption after: the reading runs them together on one line.
+    caption = "<figcaption>Credit: a photographer</figcaption>"
+    figure = f'<figure><span>Photo</span><img src="/c.jpg">{caption}</figure>'
+    reading = f"{FIRST}\n\nPhoto Credit: a photographer\n\n{SECOND}"
+    out, n = _placed(reading, f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>")
+    assert n == 1 and out.index("photographer") < out.index("c.jpg") < out.index(SECOND)
 
 
 def test_icons_by_size_or_name_and_addresses_a_reader_cannot_open_stay_out() -> None:
@@ -86,6 +135,7 @@ def test_icons_by_size_or_name_and_addresses_a_reader_cannot_open_stay_out() -> 
         '<img src="data:image/png;base64,iVBORw0KGgo=">',
         '<img src="javascript:void(0)">',
         '<img src="/g/transparent-pixel._V1_.gif" alt="Customer image">',
+        '<img data-src=\'{"default": "/a.jpg", "w": 73}\'>',  # a script's settings, not an address
         "<img>",
     )
     for img in between:
@@ -97,6 +147,18 @@ def test_lazy_images_show_the_address_kept_aside_not_the_placeholder() -> None:
     lazy = '<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="Real">'
     out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{lazy}<p>{SECOND}</p>")
     assert "![Real](https://example.org/real.jpg)" in out
+    # Lazy loading's one placeholder in every picture's place: the set of sizes, or the picture file
+    # the image links to, is the picture.
+    spacer = '<img src="/img/spacer.gif" srcset="/w640.jpg 640w" alt="Sized">'
+    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{spacer}<p>{SECOND}</p>")
+    assert "![Sized](https://example.org/w640.jpg)" in out
+    linked = '<a href="/full/quay.jpg"><img src="/lazy-load/lazy_placeholder.gif" alt="Quay"></a>'
+    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{linked}<p>{SECOND}</p>")
+    assert "![Quay](https://example.org/full/quay.jpg)" in out
+    unlinked = '<a href="/gallery/"><img src="/lazy-load/lazy_placeholder.gif" alt="Quay"></a>'
+    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{unlinked}<p>{SECOND}</p>")[1] == 0
+    sized_later = '<img src="/later.jpg" width="570" height="0">'  # 0: a size scripts set, no icon
+    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{sized_later}<p>{SECOND}</p>")[1] == 1
     srcset = '<img srcset="/w400.jpg 400w, /w800.jpg 800w" alt="Set">'
     out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{srcset}<p>{SECOND}</p>")
     assert "![Set](https://example.org/w400.jpg)" in out

@@ -6,9 +6,12 @@ image has no words of its own to be found by, so it is placed by the words on ea
 
 - the words the page shows after it (its caption passed over where the reading lacks it: up to
   ``SKIP_LETTERS`` letters, or its ``<figure>``'s whole ``<figcaption>``) must start a line of the
-  reading, and no other line starts with them;
+  reading; where two lines start with them ("Photo: …"), the one whose words go on as the page's;
 - the reading's last words before that line must be the page's words shortly before the image (a
-  note between them, "Main article: …", passed over).
+  note between them, "Main article: …", passed over) or its caption's, where the reading keeps the
+  caption; where those words run into a line the page shows elsewhere, a short line's alone (a
+  heading, "Learn more") will do. The reading's first line has no words before it: it takes an image
+  that only its caption parts from it (an article's lead picture).
 
 The image then stands on a line of its own before that line. Words are compared as a reader's
 letters and digits in a row, whatever the marks, spaces and tags between them. An image the reading
@@ -26,6 +29,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
+from os.path import commonprefix
 from typing import Any
 
 from hermes_nb.code_fences import CodeFences
@@ -42,8 +47,9 @@ __all__ = ["place_images"]
 #: before it, letters between the words that place it and the figure (a note the reading may lack).
 SKIP_LETTERS = 120
 MAX_CAPTION = 600  # letters of a figure's own <figcaption> passed over (more than SKIP_LETTERS), at most
-ANCHOR_CHARS = 16  # a line's first letters and digits that place a figure before it when no other line's are
+ANCHOR_CHARS = 16  # a line's first letters and digits: found after a figure, they place it before that line
 BEFORE_CHARS = 10  # the reading's letters before that line: the page's too, shortly before the figure
+MIN_LINE_LETTERS = 4  # letters of a short line that say alone what the page shows before a figure
 MIN_SIDE_PX = 48  # an image drawn with a side this small or smaller (width or height attribute): an icon
 _NOT_WORD = re.compile(r"\W+")
 _MARK = re.compile("\ue020(\\d+)\ue021")
@@ -53,8 +59,14 @@ _NO_FIGURES = (*UNSEEN, "pre", "code", *LANDMARKS)
 _SIZE = re.compile(r"\s*(\d+)")
 #: Names of images that are the page's furniture, not its figures.
 _FURNITURE = Caseless(r"avatar|icon|emoji|logo|spinner|loader|badge|sprite|pixel|gravatar")
-#: An address whose file is a spacer, not a picture (a transparent pixel that holds a place).
-_SPACER = re.compile(r"(?:spacer|blank|transparent|pixel|1x1)[^/?]*\.(?:gif|png)(?:\?|$)", re.I)
+#: An address whose file is a spacer or a placeholder, not the picture (a transparent pixel, the one
+#: image lazy loading shows in every picture's place until scripts put the picture there).
+_SPACER = re.compile(
+    r"(?:spacer|blank|transparent|pixel|1x1|placeholder)[^/?]*\.(?:gif|png|svg)(?:\?|$)",
+    re.I,
+)
+#: An address of a picture file (a link from a picture to its full size).
+_PICTURE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif)(?:\?|$)", re.I)
 #: Where an image's address is written: where lazy loading keeps it aside while ``src`` holds a
 #: placeholder, then ``src``, then the first of a set of sizes.
 _SOURCES = ("data-src", "data-lazy-src", "data-original", "src", "data-srcset", "srcset")
@@ -83,13 +95,15 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
             continue
         base = document_base(root, url or "") if base is None else base
         source = _source(img, base)
-        if source is None or _SPACER.search(source) or source in shown:  # or placed already (a 2nd layout)
+        if source is None or source in shown:  # or placed already (a 2nd layout)
             continue
         image = f"![{_alt(img)}]({source})"
         if _copy(image, before_line.get(place, [])):  # the same figure at another size, at its place
             continue
         shown.add(source)
         before_line.setdefault(place, []).append(image)
+    if len(before_line.get(reading.first, ())) > 1:  # a strip of pictures before the reading: no lead
+        del before_line[reading.first]
     if not before_line:
         return markdown, 0
     out: list[str] = []
@@ -141,7 +155,7 @@ def _text_around(root: Any, figures: list[Any], captions: list[int]) -> list[tup
 
 class _Reading:
     """The reading as one run of a reader's letters and digits (code left out), where each line starts
-    in it, and the lines known by the letters they start with (those no other line starts with)."""
+    in it, and the lines known by the letters they start with."""
 
     def __init__(self, lines: list[str]) -> None:
         fences = CodeFences()
@@ -156,27 +170,53 @@ class _Reading:
             parts.append(part)
             size += len(part)
         self.letters = "".join(parts)
-        self._line: dict[str, int] = {}  # a line's first letters: the line, -1 when two lines share them
+        #: The first line with letters: what the page shows before it is not the reading's.
+        self.first = bisect_right(self.starts, 0) - 1 if self.letters else -1
+        self._lines: dict[str, list[int]] = {}  # a line's first letters: the lines that start with them
         for number, start in enumerate(self.starts):
             if number + 1 < len(self.starts) and self.starts[number + 1] == start:
                 continue  # a line with no letters
             key = self.letters[start : start + ANCHOR_CHARS]
             if key:
-                self._line[key] = -1 if key in self._line else number
+                self._lines.setdefault(key, []).append(number)
 
     def line_before(self, before: str, after: str, caption: int = 0) -> int | None:
-        """The line a figure stands before, from the page's letters ``before`` and ``after`` it: the one
-        line that starts with letters found at most ``SKIP_LETTERS`` into ``after``, where the reading's
-        letters before it are in ``before``; else ``None``."""
+        """The line a figure stands before, from the page's letters ``before`` and ``after`` it and its
+        caption's length: a line that starts with letters found at most ``SKIP_LETTERS`` (or the
+        caption) into ``after`` and follows what the page shows before them; where lines start alike
+        ("Photo: …"), the one whose letters go on as the page's do for longest; else ``None``."""
         for passed in range(min(len(after) - ANCHOR_CHARS, max(SKIP_LETTERS, caption)) + 1):
-            line = self._line.get(after[passed : passed + ANCHOR_CHARS], -1)
-            if line >= 0:
-                start = self.starts[line]
-                want = self.letters[max(0, start - BEFORE_CHARS) : start]
-                if want and want in before:
-                    return line
+            lines = self._lines.get(after[passed : passed + ANCHOR_CHARS])
+            if lines is None:
+                continue
+            page_before = before + after[: min(passed, caption)]  # a caption the reading keeps, too
+            fitting = [line for line in lines if self._follows(line, page_before, passed <= caption)]
+            if len(fitting) > 1:
+                reach = [self._common(line, after[passed:]) for line in fitting]
+                fitting = [line for line, n in zip(fitting, reach, strict=True) if n == max(reach)]
+            if len(fitting) == 1:
+                return fitting[0]
+            if len(lines) == 1:  # the one line that starts so follows other words than the page's
                 return None
         return None
+
+    def _follows(self, line: int, page_before: str, next_to: bool) -> bool:
+        """Whether the reading's letters before ``line`` are in ``page_before``: its last ``BEFORE_CHARS``
+        or, where those reach into a line the page does not show there, all of a short line right
+        before it (a heading, "Learn more"). The reading's first line follows a figure ``next_to`` it
+        (only its caption between them)."""
+        start = self.starts[line]
+        if not start:
+            return next_to
+        if self.letters[max(0, start - BEFORE_CHARS) : start] in page_before:
+            return True
+        earlier = self.starts[bisect_left(self.starts, start) - 1]  # where the line before it starts
+        return start - earlier >= MIN_LINE_LETTERS and self.letters[earlier:start] in page_before
+
+    def _common(self, line: int, after: str) -> int:
+        """How many of ``after``'s letters the reading's letters from ``line`` on start with."""
+        start = self.starts[line]
+        return len(commonprefix([self.letters[start : start + len(after)], after]))
 
 
 def _copy(image: str, placed: list[str]) -> bool:
@@ -206,7 +246,7 @@ def _figure(img: Any) -> bool:
     page's furniture."""
     for side in ("width", "height"):
         size = _SIZE.match(img.get(side) or "")
-        if size and int(size.group(1)) <= MIN_SIDE_PX:
+        if size and 0 < int(size.group(1)) <= MIN_SIDE_PX:  # 0: no size given (scripts set it)
             return False
     if next(img.iterancestors(*_NO_FIGURES), None) is not None:
         return False
@@ -216,7 +256,8 @@ def _figure(img: Any) -> bool:
 
 def _source(img: Any, base: str) -> str | None:
     """The image's absolute ``http``/``https`` address as a Markdown target: the one lazy loading keeps
-    aside, or the one a ``<noscript>`` beside a placeholder holds, before ``src``."""
+    aside, or the one a ``<noscript>`` beside a placeholder holds, before ``src``; a spacer's or a
+    placeholder's is none, and a placeholder linked to a picture file gives way to that file."""
     for image in (_noscript_twin(img), img):
         if image is None:
             continue
@@ -224,12 +265,21 @@ def _source(img: Any, base: str) -> str | None:
             value = (image.get(attr) or "").strip()
             if attr.endswith("srcset"):
                 value = value.split(",")[0].strip().split(" ")[0]
-            if not value or value.startswith("data:"):
+            if not value or value.startswith(("data:", "{", "[")):  # inline data; a script's settings (JSON)
                 continue
-            target = link_target(value, base)
-            if target is not None and target.lower().startswith(("http://", "https://")):
+            target = _address(value, base)
+            if target is not None:
                 return target
-    return None
+    link = next(img.iterancestors("a"), None)
+    target = _address(link.get("href") or "", base) if link is not None else None
+    return target if target is not None and _PICTURE_FILE.search(target) else None
+
+
+def _address(value: str, base: str) -> str | None:
+    target = link_target(value, base)
+    if target is None or not target.lower().startswith(("http://", "https://")) or _SPACER.search(target):
+        return None
+    return target
 
 
 def _placeholder(img: Any) -> bool:
