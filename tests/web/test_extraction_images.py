@@ -57,6 +57,16 @@ def test_a_figures_whole_caption_is_passed_over_however_long() -> None:
     assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{loose}<p>{SECOND}</p>")[1] == 0
 
 
+def test_words_inside_a_figures_own_caption_start_no_line_that_follows_it() -> None:
+    # The caption says "entries threshold", which a list item elsewhere in the reading starts with.
+    caption = "<figcaption>Backtesting with a higher entries threshold</figcaption>"
+    item = "<ul><li>Entries threshold: the least entries to alert on</li></ul>"
+    body = f'{item}<p>{FIRST}</p><figure><img src="/b.png">{caption}</figure><p>{SECOND}</p>'
+    reading = f"- Entries threshold: the least entries to alert on\n\n{FIRST}\n\n{SECOND}"
+    out, n = _placed(reading, body)
+    assert n == 1 and f"{FIRST}\n\n![](https://example.org/b.png)\n\n{SECOND}" in out
+
+
 def test_a_note_between_a_heading_and_its_figure_is_passed_over() -> None:
     body = f'<h2>History</h2><div>Main article: History of the harbour</div><img src="/h.png"><p>{SECOND}</p>'
     out, n = _placed(f"## History\n\n{SECOND}", body)

@@ -5,8 +5,9 @@ gone from the Markdown, while Firecrawl's and Jina's Markdown and Readability's 
 image has no words of its own to be found by, so it is placed by the words on each side of it:
 
 - the words the page shows after it (its caption passed over where the reading lacks it: up to
-  ``SKIP_LETTERS`` letters, or its ``<figure>``'s whole ``<figcaption>``) must start a line of the
-  reading; where two lines start with them ("Photo: …"), the one whose words go on as the page's;
+  ``SKIP_LETTERS`` letters, or its ``<figure>``'s whole ``<figcaption>``, which is read from its start
+  or from its end, never from a word in its middle) must start a line of the reading; where two lines
+  start with them ("Photo: …"), the one whose words go on as the page's;
 - the reading's last words before that line must be the page's words shortly before the image (a
   note between them, "Main article: …", passed over) or its caption's, where the reading keeps the
   caption; where those words run into a line the page shows elsewhere, a short line's alone (a
@@ -186,6 +187,8 @@ class _Reading:
         caption) into ``after`` and follows what the page shows before them; where lines start alike
         ("Photo: …"), the one whose letters go on as the page's do for longest; else ``None``."""
         for passed in range(min(len(after) - ANCHOR_CHARS, max(SKIP_LETTERS, caption)) + 1):
+            if 0 < passed < caption:  # inside its own caption: no line goes on from the figure there
+                continue
             lines = self._lines.get(after[passed : passed + ANCHOR_CHARS])
             if lines is None:
                 continue
