@@ -157,6 +157,12 @@ def test_lazy_images_show_the_address_kept_aside_not_the_placeholder() -> None:
     lazy = '<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="Real">'
     out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{lazy}<p>{SECOND}</p>")
     assert "![Real](https://example.org/real.jpg)" in out
+    # A lazy loader of its own names the attribute so; a template's binding is an expression.
+    own = '<img src="data:image/svg+xml;base64,PHN2Zz4=" nitro-lazy-src="/own.jpg" :src="(card.src)">'
+    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{own}<p>{SECOND}</p>")
+    assert "![](https://example.org/own.jpg)" in out
+    bound = '<img :src="(card.src || \'/x.jpg\')">'
+    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{bound}<p>{SECOND}</p>")[1] == 0
     # Lazy loading's one placeholder in every picture's place: the set of sizes, or the picture file
     # the image links to, is the picture.
     spacer = '<img src="/img/spacer.gif" srcset="/w640.jpg 640w" alt="Sized">'

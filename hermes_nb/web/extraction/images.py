@@ -71,6 +71,7 @@ _PICTURE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif)(?:\?|$)", re.I)
 #: Where an image's address is written: where lazy loading keeps it aside while ``src`` holds a
 #: placeholder, then ``src``, then the first of a set of sizes.
 _SOURCES = ("data-src", "data-lazy-src", "data-original", "src", "data-srcset", "srcset")
+_SOURCE_NAME_ENDS = ("-src", "-srcset")  # and where lazy loaders of their own keep it
 #: A line an image cannot follow without breaking what it belongs to: a table row, a quotation.
 _HELD_LINE = re.compile(r"^\s*[|>]")
 
@@ -264,7 +265,7 @@ def _source(img: Any, base: str) -> str | None:
     for image in (_noscript_twin(img), img):
         if image is None:
             continue
-        for attr in _SOURCES:
+        for attr in (*_SOURCES, *_other_sources(image)):
             value = (image.get(attr) or "").strip()
             if attr.endswith("srcset"):
                 value = value.split(",")[0].strip().split(" ")[0]
@@ -276,6 +277,14 @@ def _source(img: Any, base: str) -> str | None:
     link = next(img.iterancestors("a"), None)
     target = _address(link.get("href") or "", base) if link is not None else None
     return target if target is not None and _PICTURE_FILE.search(target) else None
+
+
+def _other_sources(img: Any) -> list[str]:
+    """Where a lazy loader of its own keeps the address aside (``nitro-lazy-src``, ``data-hi-res-src``,
+    ``lazy-srcset``): attributes named so, after the usual ones. A template's binding (``:src``) is
+    an expression, not an address."""
+    named = (name for name in img.attrib if name.endswith(_SOURCE_NAME_ENDS) and name[0].isalpha())
+    return [name for name in named if name not in _SOURCES]
 
 
 def _address(value: str, base: str) -> str | None:
