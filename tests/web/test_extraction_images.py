@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hermes_nb.web.content import convert
 from hermes_nb.web.extraction.formats import markdown_to_text
-from hermes_nb.web.extraction.images import place_images
+from hermes_nb.web.extraction.images import MAX_ALIKE, place_images
 from hermes_nb.web.extraction.tree import parse_html
 
 URL = "https://example.org/blog/post.html"
@@ -114,6 +114,17 @@ def test_lines_that_start_alike_are_told_apart_by_the_words_that_follow() -> Non
     out, n = _placed(f"{FIRST}\n\n{one}\n\n{SECOND}\n\n{two}\n\n{THIRD}", body)
     assert n == 2
     assert out.index("1.jpg") < out.index(one) < out.index(SECOND) < out.index("2.jpg") < out.index(two)
+
+
+def test_too_many_lines_that_start_alike_place_no_figure_and_cost_little() -> None:
+    # A long thread: every post starts "Posted by …", a picture before each. Told apart one by one,
+    # each figure is compared with every such line (a minute for 2,000 posts): past MAX_ALIKE, none.
+    count = MAX_ALIKE + 1
+    body = "".join(f'<img src="/p{i}.jpg"><p>Posted by member number {i} who wrote</p>' for i in range(count))
+    reading = "\n\n".join(f"Posted by member number {i} who wrote" for i in range(count))
+    assert _placed(reading, body)[1] == 0
+    few = "".join(f'<img src="/p{i}.jpg"><p>Posted by member number {i} who wrote</p>' for i in range(3))
+    assert _placed("\n\n".join(f"Posted by member number {i} who wrote" for i in range(3)), few)[1] == 3
 
 
 def test_a_short_line_before_the_place_says_alone_what_the_page_shows_before_it() -> None:

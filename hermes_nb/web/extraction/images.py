@@ -7,7 +7,7 @@ image has no words of its own to be found by, so it is placed by the words on ea
 - the words the page shows after it (its caption passed over where the reading lacks it: up to
   ``SKIP_LETTERS`` letters, or its ``<figure>``'s whole ``<figcaption>``, which is read from its start
   or from its end, never from a word in its middle) must start a line of the reading; where two lines
-  start with them ("Photo: …"), the one whose words go on as the page's;
+  start with them ("Photo: …"; up to ``MAX_ALIKE``), the one whose words go on as the page's;
 - the reading's last words before that line must be the page's words shortly before the image (a
   note between them, "Main article: …", passed over) or its caption's, where the reading keeps the
   caption; where those words run into a line the page shows elsewhere, a short line's alone (a
@@ -50,6 +50,9 @@ SKIP_LETTERS = 120
 MAX_CAPTION = 600  # letters of a figure's own <figcaption> passed over (more than SKIP_LETTERS), at most
 ANCHOR_CHARS = 16  # a line's first letters and digits: found after a figure, they place it before that line
 BEFORE_CHARS = 10  # the reading's letters before that line: the page's too, shortly before the figure
+#: Lines that start alike, told apart by what follows, at most (more: a thread's "Posted by …" lines,
+#: too many to tell a figure's place among at a cost that stays small).
+MAX_ALIKE = 32
 MIN_LINE_LETTERS = 4  # letters of a short line that say alone what the page shows before a figure
 MIN_SIDE_PX = 48  # an image drawn with a side this small or smaller (width or height attribute): an icon
 _NOT_WORD = re.compile(r"\W+")
@@ -191,13 +194,14 @@ class _Reading:
             if 0 < passed < caption:  # inside its own caption: no line goes on from the figure there
                 continue
             lines = self._lines.get(after[passed : passed + ANCHOR_CHARS])
-            if lines is None:
+            if lines is None or len(lines) > MAX_ALIKE:
                 continue
             page_before = before + after[: min(passed, caption)]  # a caption the reading keeps, too
             fitting = [line for line in lines if self._follows(line, page_before, passed <= caption)]
             if len(fitting) > 1:
                 reach = [self._common(line, after[passed:]) for line in fitting]
-                fitting = [line for line, n in zip(fitting, reach, strict=True) if n == max(reach)]
+                longest = max(reach)
+                fitting = [line for line, n in zip(fitting, reach, strict=True) if n == longest]
             if len(fitting) == 1:
                 return fitting[0]
             if len(lines) == 1:  # the one line that starts so follows other words than the page's
