@@ -217,6 +217,22 @@ def test_tables_quotations_and_code_are_not_broken_and_a_copy_is_shown_once() ->
     assert n == 0
 
 
+def test_a_figure_in_a_list_item_stands_in_the_item_and_the_list_goes_on() -> None:
+    one, two = "The first part we sell, cast in iron", "The second part we sell, cut from oak"
+    items = f'<ul><li><img src="/1.jpg" alt="Iron">{one}</li><li><img src="/2.jpg">{two}</li></ul>'
+    out, n = _placed(f"{FIRST}\n\n- {one}\n- {two}", f"<p>{FIRST}</p>{items}")
+    assert n == 2
+    assert out == f"{FIRST}\n\n- {one}\n  ![Iron](https://example.org/1.jpg)\n- {two}\n  ![](https://example.org/2.jpg)"
+    numbered = f"{FIRST}\n\n1. {one}\n10. {two}"
+    out, _ = _placed(numbered, f"<p>{FIRST}</p><ol><li>{one}</li><img src='/2.jpg'><li>{two}</li></ol>")
+    assert out.endswith(f"10. {two}\n    ![](https://example.org/2.jpg)")  # between items: in the item
+    assert markdown_to_text(out) == markdown_to_text(numbered)
+    # A figure before a list, outside it, stays before it.
+    before = f"<p>{FIRST}</p><img src='/0.jpg'><ul><li>{one}</li><li>{two}</li></ul>"
+    out, _ = _placed(f"{FIRST}\n\n- {one}\n- {two}", before)
+    assert out == f"{FIRST}\n\n![](https://example.org/0.jpg)\n\n- {one}\n- {two}"
+
+
 def test_text_drops_a_line_of_images_and_keeps_an_image_inside_a_sentence_as_its_words() -> None:
     figures = "![A \\] chart](https://x.test/c.png) ![B](https://x.test/d.png)"
     markdown = f"Before.\n\n{figures}\n\nA ![dot](https://x.test/e.png) here."

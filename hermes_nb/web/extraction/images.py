@@ -37,7 +37,7 @@ from typing import Any
 from hermes_nb.code_fences import CodeFences
 
 from .caseless import Caseless
-from .formats import linked_text
+from .formats import LIST_ITEM, linked_text
 from .hyperlinks import link_target
 from .markdown_escapes import escaped
 from .tree import LANDMARKS, UNSEEN, document_base, names, squash
@@ -91,6 +91,7 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
     reading = _Reading(lines)
     base: str | None = None
     before_line: dict[int, list[str]] = {}
+    from_items: set[int] = set()  # the places whose figures stand in a list item on the page
     shown: set[str] = set()
     captions = [_caption_letters(img) for img in figures]
     around = _text_around(root, figures, captions)
@@ -107,19 +108,36 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
             continue
         shown.add(source)
         before_line.setdefault(place, []).append(image)
+        if next(img.iterancestors("li"), None) is not None:
+            from_items.add(place)
     if len(before_line.get(reading.first, ())) > 1:  # a strip of pictures before the reading: no lead
         del before_line[reading.first]
     if not before_line:
         return markdown, 0
     out: list[str] = []
     for i, line in enumerate(lines):
-        if i in before_line:
+        images = before_line.get(i, ())
+        indent = _item_indent(lines, i, i in from_items) if images else None
+        if images and indent is None:
             if out and out[-1].strip():
                 out.append("")
-            for image in before_line[i]:
+            for image in images:
                 out += (image, "")
         out.append(line)
+        if images and indent is not None:  # inside the item, after its first line: the list goes on
+            out += (indent + image for image in images)
     return "\n".join(out), sum(map(len, before_line.values()))
+
+
+def _item_indent(lines: list[str], line: int, from_item: bool) -> str | None:
+    """Where ``line`` is a list item that its figures belong in, the indent of the item's text: a figure
+    from a list item on the page, or one that would part the list from an item before it, stands in
+    the item (on a line of its own before it, it would end the list there); else ``None``."""
+    item = LIST_ITEM.match(lines[line])
+    if item is None:
+        return None
+    earlier = next((text for text in reversed(lines[:line]) if text.strip()), "")
+    return " " * item.end() if from_item or LIST_ITEM.match(earlier) else None
 
 
 def _text_around(root: Any, figures: list[Any], captions: list[int]) -> list[tuple[str, str]]:
@@ -171,7 +189,7 @@ class _Reading:
             self.starts.append(size)
             if fences.read(line):  # a fence or a line of code: no words of the reading
                 continue
-            part = _letters(linked_text(line))
+            part = _letters(linked_text(LIST_ITEM.sub("", line, count=1)))  # "10. ": no words of the page
             parts.append(part)
             size += len(part)
         self.letters = "".join(parts)
