@@ -227,6 +227,10 @@ def test_a_figure_in_a_list_item_stands_in_the_item_and_the_list_goes_on() -> No
     out, _ = _placed(numbered, f"<p>{FIRST}</p><ol><li>{one}</li><img src='/2.jpg'><li>{two}</li></ol>")
     assert out.endswith(f"10. {two}\n    ![](https://example.org/2.jpg)")  # between items: in the item
     assert markdown_to_text(out) == markdown_to_text(numbered)
+    # Before an item's next paragraph: indented as that paragraph is, so it stays in the item.
+    step = f"<ol><li><p>{one}</p><img src='/s.jpg'><p>{two}</p></li></ol>"
+    out, _ = _placed(f"1. {one}\n\n   {two}", step)
+    assert out == f"1. {one}\n\n   ![](https://example.org/s.jpg)\n\n   {two}"
     # A figure before a list, outside it, stays before it.
     before = f"<p>{FIRST}</p><img src='/0.jpg'><ul><li>{one}</li><li>{two}</li></ul>"
     out, _ = _placed(f"{FIRST}\n\n- {one}\n- {two}", before)

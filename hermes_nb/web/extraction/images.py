@@ -121,8 +121,9 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
         if images and indent is None:
             if out and out[-1].strip():
                 out.append("")
+            lead = line[: len(line) - len(line.lstrip(" "))]  # a list item's next paragraph: in the item
             for image in images:
-                out += (image, "")
+                out += (lead + image, "")
         out.append(line)
         if images and indent is not None:  # inside the item, after its first line: the list goes on
             out += (indent + image for image in images)
