@@ -138,9 +138,9 @@ def _page_links(root: Any, reading: _Reading) -> list[_Link]:
         if not words or len(words) > MAX_LINK_CHARS or words not in reading.plain:
             continue
         line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
-        before = _WORD.findall(_squash(text[max(line_start, start - 300) : start]))[-CONTEXT_WORDS:]
-        after = _WORD.findall(_squash(text[end : min(end + 300, len(text) if line_end < 0 else line_end)]))
-        links.append(_Link(words, href, tuple(before), tuple(after[:CONTEXT_WORDS])))
+        before = _words(text[max(line_start, start - 300) : start])[-CONTEXT_WORDS:]
+        after = _words(text[end : min(end + 300, len(text) if line_end < 0 else line_end)])[:CONTEXT_WORDS]
+        links.append(_Link(words, href, tuple(before), tuple(after)))
     return links
 
 
@@ -164,6 +164,11 @@ def _block_of(el: Any) -> Any:
         if parent.tag in BLOCK_TAGS or parent.tag in BREAKS or parent.tag == "body":
             return parent
     return el.getroottree().getroot()
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` as the reading has them (composed; spacing makes no word)."""
+    return _WORD.findall(text if text.isascii() else unicodedata.normalize("NFC", text))
 
 
 def _squash(text: str) -> str:
