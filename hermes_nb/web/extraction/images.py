@@ -14,14 +14,17 @@ image has no words of its own to be found by, so it is placed by the words on ea
   heading, "Learn more") will do. The reading's first line has no words before it: it takes an image
   that only its caption parts from it (an article's lead picture).
 
-The image then stands on a line of its own before that line. Words are compared as a reader's
-letters and digits in a row, whatever the marks, spaces and tags between them. An image the reading
+The image then stands on a line of its own before that line, or, in a list, inside the item it
+belongs to (so the list goes on). Words are compared as a reader's letters and digits in a row,
+whatever the marks, spaces, tags and list numbers between them. An image the reading
 does not run across (a menu's logo, a sidebar's thumbnail, a hero picture before the headline the
 card shows) stays out, as do icons (a side drawn ``MIN_SIDE_PX`` or smaller, or named as an icon, an
 avatar, a logo), images in code or in the page's menus, header, footer and sidebars, images that
 would split a table or a quotation, a blurred preview whose real image a ``<noscript>`` holds, and
 images with no ``http``/``https`` address (lazy loading's placeholder gives way to the address the
-page keeps in ``data-src`` or ``srcset``). A figure the page shows twice is placed once.
+page keeps in ``data-src``, ``srcset`` or its own loader's attribute, or to the picture file the image
+links to). A strip of pictures before the reading's first line is no lead picture. A figure the page
+shows twice is placed once.
 
 ``text`` reads as without them: a line that is only images is no line of text (``formats``).
 """
@@ -114,6 +117,12 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
         del before_line[reading.first]
     if not before_line:
         return markdown, 0
+    return _with_figures(lines, before_line, from_items), sum(map(len, before_line.values()))
+
+
+def _with_figures(lines: list[str], before_line: dict[int, list[str]], from_items: set[int]) -> str:
+    """The reading's ``lines`` with the figures each stands before: on lines of their own, or inside the
+    list item they belong to (after its first line, indented as its text, so that the list goes on)."""
     out: list[str] = []
     for i, line in enumerate(lines):
         images = before_line.get(i, ())
@@ -125,9 +134,9 @@ def place_images(markdown: str, root: Any, url: str | None) -> tuple[str, int]:
             for image in images:
                 out += (lead + image, "")
         out.append(line)
-        if images and indent is not None:  # inside the item, after its first line: the list goes on
+        if images and indent is not None:
             out += (indent + image for image in images)
-    return "\n".join(out), sum(map(len, before_line.values()))
+    return "\n".join(out)
 
 
 def _item_indent(lines: list[str], line: int, from_item: bool) -> str | None:
@@ -311,6 +320,7 @@ def _other_sources(img: Any) -> list[str]:
 
 
 def _address(value: str, base: str) -> str | None:
+    """``value`` as an absolute ``http``/``https`` address of a picture (no spacer's, no placeholder's)."""
     target = link_target(value, base)
     if target is None or not target.lower().startswith(("http://", "https://")) or _SPACER.search(target):
         return None
