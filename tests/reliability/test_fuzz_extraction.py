@@ -46,7 +46,8 @@ ATTRIBUTES = st.one_of(
         ("start", "3"), ("start", "x"), ("start", "²"),  # "²" is a digit to str.isdigit, and no number
         # Figures (images.py): sizes, lazy addresses, alt text with Markdown's own marks.
         ("width", "20"), ("data-src", "/lazy.jpg"), ("srcset", "/s.jpg 2x, /t.jpg 3x"), ("src", "data:x"),
-        ("alt", "a [bracketed] \\ cat"),
+        ("alt", "a [bracketed] \\ cat"), ("height", "0"), ("nitro-lazy-src", "/own.jpg"),
+        ("data-src", "{w: 1}"), ("src", "/lazy_placeholder.gif"),
     ]),
 )
 # Text never holds "<" or "&": a tag in the output can only be markup the extraction let through.
