@@ -116,7 +116,7 @@ def test_lines_that_start_alike_are_told_apart_by_the_words_that_follow() -> Non
     assert out.index("1.jpg") < out.index(one) < out.index(SECOND) < out.index("2.jpg") < out.index(two)
 
 
-def test_too_many_lines_that_start_alike_place_no_figure_and_cost_little() -> None:
+def test_more_lines_that_start_alike_than_max_alike_place_no_figure() -> None:
     # A long thread: every post starts "Posted by …", a picture before each. Told apart one by one,
     # each figure is compared with every such line (a minute for 2,000 posts): past MAX_ALIKE, none.
     count = MAX_ALIKE + 1
@@ -172,7 +172,7 @@ def test_lazy_images_show_the_address_kept_aside_not_the_placeholder() -> None:
     own = '<img src="data:image/svg+xml;base64,PHN2Zz4=" nitro-lazy-src="/own.jpg" :src="(card.src)">'
     out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{own}<p>{SECOND}</p>")
     assert "![](https://example.org/own.jpg)" in out
-    bound = '<img :src="(card.src || \'/x.jpg\')">'
+    bound = '<img :data-src="(card.src || \'/x.jpg\')">'
     assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{bound}<p>{SECOND}</p>")[1] == 0
     # Lazy loading's one placeholder in every picture's place: the set of sizes, or the picture file
     # the image links to, is the picture.

@@ -313,7 +313,7 @@ def _source(img: Any, base: str) -> str | None:
 
 def _other_sources(img: Any) -> list[str]:
     """Where a lazy loader of its own keeps the address aside (``nitro-lazy-src``, ``data-hi-res-src``,
-    ``lazy-srcset``): attributes named so, after the usual ones. A template's binding (``:src``) is
+    ``lazy-srcset``): attributes named so, after the usual ones. A template's binding (``:data-src``) is
     an expression, not an address."""
     named = (name for name in img.attrib if name.endswith(_SOURCE_NAME_ENDS) and name[0].isalpha())
     return [name for name in named if name not in _SOURCES]
