@@ -24,6 +24,11 @@ def _placed(markdown: str, body: str) -> tuple[str, int]:
     return place_images(markdown, parse_html(f"<html><body>{body}</body></html>"), URL)
 
 
+def _between(markup: str) -> tuple[str, int]:
+    """``markup`` placed between two paragraphs the reading holds."""
+    return _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{markup}<p>{SECOND}</p>")
+
+
 def test_a_figure_between_paragraphs_is_placed_with_its_absolute_address() -> None:
     page = _page('<figure><img src="../img/quay.jpg" alt="The quay [at dawn]" width="800"></figure>')
     assert "![" not in convert(page, "text/html", url=URL).content  # off unless asked for
@@ -50,11 +55,11 @@ def test_a_caption_the_reading_lacks_is_passed_over_and_one_it_keeps_read_on() -
 def test_a_figures_whole_caption_is_passed_over_however_long() -> None:
     caption = "Clockwise from top: " + "a whale's jaw, its teeth and the bones of its flipper, " * 4
     figure = f'<figure><img src="/j.png"><figcaption>{caption}</figcaption></figure>'
-    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>")
+    out, n = _between(figure)
     assert len(caption) > 200 and n == 1 and f"![](https://example.org/j.png)\n\n{SECOND}" in out
     # The same words outside a figure: more than the reading may lack, so no place is certain.
     loose = f'<div><img src="/j.png"><div>{caption}</div></div>'
-    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{loose}<p>{SECOND}</p>")[1] == 0
+    assert _between(loose)[1] == 0
 
 
 def test_words_inside_a_figures_own_caption_start_no_line_that_follows_it() -> None:
@@ -102,7 +107,7 @@ def test_the_readings_first_line_takes_a_picture_right_before_it_or_its_caption(
     assert _placed(f"{SECOND}\n\n{THIRD}", f"{strip}<p>{SECOND}</p>")[1] == 0
     # Between two lines of the reading, pictures side by side stay.
     pair = '<img src="/left.jpg"><img src="/right.jpg">'
-    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{pair}<p>{SECOND}</p>")[1] == 2
+    assert _between(pair)[1] == 2
 
 
 def test_lines_that_start_alike_are_told_apart_by_the_words_that_follow() -> None:
@@ -160,41 +165,41 @@ def test_icons_by_size_or_name_and_addresses_a_reader_cannot_open_stay_out() -> 
         "<img>",
     )
     for img in between:
-        out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{img}<p>{SECOND}</p>")
+        out, n = _between(img)
         assert n == 0, img
 
 
 def test_lazy_images_show_the_address_kept_aside_not_the_placeholder() -> None:
     lazy = '<img src="data:image/gif;base64,R0lGOD" data-src="/real.jpg" alt="Real">'
-    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{lazy}<p>{SECOND}</p>")
+    out, _ = _between(lazy)
     assert "![Real](https://example.org/real.jpg)" in out
     # A lazy loader of its own names the attribute so; a template's binding is an expression.
     own = '<img src="data:image/svg+xml;base64,PHN2Zz4=" nitro-lazy-src="/own.jpg" :src="(card.src)">'
-    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{own}<p>{SECOND}</p>")
+    out, _ = _between(own)
     assert "![](https://example.org/own.jpg)" in out
     bound = '<img :data-src="(card.src || \'/x.jpg\')">'
-    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{bound}<p>{SECOND}</p>")[1] == 0
+    assert _between(bound)[1] == 0
     # Lazy loading's one placeholder in every picture's place: the set of sizes, or the picture file
     # the image links to, is the picture.
     spacer = '<img src="/img/spacer.gif" srcset="/w640.jpg 640w" alt="Sized">'
-    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{spacer}<p>{SECOND}</p>")
+    out, _ = _between(spacer)
     assert "![Sized](https://example.org/w640.jpg)" in out
     linked = '<a href="/full/quay.jpg"><img src="/lazy-load/lazy_placeholder.gif" alt="Quay"></a>'
-    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{linked}<p>{SECOND}</p>")
+    out, _ = _between(linked)
     assert "![Quay](https://example.org/full/quay.jpg)" in out
     unlinked = '<a href="/gallery/"><img src="/lazy-load/lazy_placeholder.gif" alt="Quay"></a>'
-    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{unlinked}<p>{SECOND}</p>")[1] == 0
+    assert _between(unlinked)[1] == 0
     sized_later = '<img src="/later.jpg" width="570" height="0">'  # 0: a size scripts set, no icon
-    assert _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{sized_later}<p>{SECOND}</p>")[1] == 1
+    assert _between(sized_later)[1] == 1
     srcset = '<img srcset="/w400.jpg 400w, /w800.jpg 800w" alt="Set">'
-    out, _ = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{srcset}<p>{SECOND}</p>")
+    out, _ = _between(srcset)
     assert "![Set](https://example.org/w400.jpg)" in out
     # A blurred preview beside an empty image whose <noscript> holds the real one: the real one, once.
     figure = (
         '<figure><div><img src="/blur.jpg?q=20"></div><img alt="">'
         '<noscript><img src="/full.jpg" alt="Full"></noscript></figure>'
     )
-    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{figure}<p>{SECOND}</p>")
+    out, n = _between(figure)
     assert n == 1 and "![](https://example.org/full.jpg)" in out and "blur" not in out
 
 
@@ -210,7 +215,7 @@ def test_tables_quotations_and_code_are_not_broken_and_a_copy_is_shown_once() ->
     out, n = _placed(f"{FIRST}\n\n{SECOND}\n\n{THIRD}", twice)
     assert n == 1 and out.count("x.png") == 1 and out.index("x.png") < out.index(SECOND)
     sizes = '<img src="/w400.jpg" alt="The quay"><img src="/w800.jpg" alt="The quay">'
-    out, n = _placed(f"{FIRST}\n\n{SECOND}", f"<p>{FIRST}</p>{sizes}<p>{SECOND}</p>")
+    out, n = _between(sizes)
     assert n == 1 and "w400" in out and "w800" not in out
     code = f'<p>{FIRST}</p><pre><code>x = 1 <img src="/c.png"> y = 2</code></pre><p>{SECOND}</p>'
     out, n = _placed(f"{FIRST}\n\n```\nx = 1  y = 2\n```\n\n{SECOND}", code)
