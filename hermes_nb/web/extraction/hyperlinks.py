@@ -20,7 +20,6 @@ as its words).
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +27,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from hermes_nb.code_fences import CodeFences
 
-from .tree import BLOCK_TAGS, BREAKS, UNSEEN, document_base, squash, text_with_breaks, within
+from .tree import BLOCK_TAGS, BREAKS, UNSEEN, composed, document_base, squash, text_with_breaks, within
 
 __all__ = ["link_target", "link_words"]
 
@@ -168,12 +167,11 @@ def _block_of(el: Any) -> Any:
 
 def _words(text: str) -> list[str]:
     """The words of ``text`` as the reading has them (composed; spacing makes no word)."""
-    return _WORD.findall(text if text.isascii() else unicodedata.normalize("NFC", text))
+    return _WORD.findall(composed(text))
 
 
 def _squash(text: str) -> str:
-    text = squash(text)
-    return text if text.isascii() else unicodedata.normalize("NFC", text)  # as the reading is
+    return composed(squash(text))  # as the reading is
 
 
 # --- the reading's words, and where each stands in its Markdown --------------------------------------

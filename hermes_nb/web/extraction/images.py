@@ -32,7 +32,6 @@ shows twice is placed once.
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_left, bisect_right
 from os.path import commonprefix
 from typing import Any
@@ -43,7 +42,7 @@ from .caseless import Caseless
 from .formats import LIST_ITEM, linked_text
 from .hyperlinks import link_target
 from .markdown_escapes import escaped
-from .tree import LANDMARKS, UNSEEN, document_base, names, squash
+from .tree import LANDMARKS, UNSEEN, composed, document_base, names, squash
 
 __all__ = ["place_images"]
 
@@ -351,8 +350,7 @@ def _noscript_twin(img: Any) -> Any:
 
 def _letters(text: str) -> str:
     """A reader's letters and digits of ``text`` in a row, lower case and composed."""
-    text = _NOT_WORD.sub("", text).lower()
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
+    return composed(_NOT_WORD.sub("", text).lower())
 
 
 def _alt(img: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urljoin
@@ -266,6 +267,11 @@ def text_with_breaks(block: Any, spans_of: str = "") -> tuple[str, dict[Any, tup
             add("\n" if boundary else None)
             add(el.tail)
     return "".join(parts), spans
+
+
+def composed(text: str) -> str:
+    """``text`` in composed form (NFC), as readings are written; ASCII text as it is, without a pass."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def squash(text: str) -> str:
