@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hermes_nb.web.content import convert
-from hermes_nb.web.extraction.nesting import MAX_DEPTH, PARSER_DEPTH, flatten_deep_nesting
+from hermes_nb.web.extraction import pipeline
+from hermes_nb.web.extraction.nesting import (
+    MAX_DEPTH,
+    PARSER_DEPTH,
+    flatten_deep_nesting,
+    parser_cut_off,
+    shallow_markup,
+)
 from hermes_nb.web.extraction.tree import parse_html
 
 DEEP = "Deep text here, long enough to be read as a paragraph of the page's content by every extractor."
@@ -41,7 +50,53 @@ def test_a_shallow_page_is_left_as_it_is() -> None:
     assert len(list(root.iter())) == before
 
 
-def test_a_page_deeper_than_the_parser_reads_says_it_is_cut_off() -> None:
+@pytest.mark.parametrize("tag", ["div", "font", "section"])
+@pytest.mark.parametrize("levels", [PARSER_DEPTH + 100, 5_000])
+def test_a_page_deeper_than_the_parser_reads_is_read_to_its_end(tag: str, levels: int) -> None:
+    html = _nested(levels, tag)
+    assert parser_cut_off(parse_html(html))  # libxml2 alone stops at 2,048 levels and drops the rest
+    doc = convert(html, "text/html", url="https://example.org/deeper")
+    assert DEEP in doc.content and AFTER in doc.content
+    assert "blocksecond" not in doc.content
+    assert "parse_warning" not in doc.metadata
+
+
+def _depth(root: object) -> int:
+    return max(len(list(el.iterancestors())) for el in root.iter())  # type: ignore[attr-defined]
+
+
+def test_shallow_markup_unwraps_the_tags_past_max_depth_and_keeps_paragraphs_and_headings() -> None:
+    html = "<html><body>" + "<div>" * 3_000 + "<h2>Head</h2><p>wo<b>rd</b> end</p>" + "</div>" * 3_000
+    shallow = shallow_markup(html + "<p>Tail</p></body></html>")
+    root = parse_html(shallow)
+    assert _depth(root) <= MAX_DEPTH + 4 and not parser_cut_off(root)
+    assert "<h2>Head</h2><p>word end</p>" in shallow  # paragraphs and headings keep their tags
+    assert root.xpath("string(//h2)") == "Head" and root.xpath("string((//p)[last()])") == "Tail"
+
+
+def test_shallow_markup_reads_tags_as_the_parser_does() -> None:
+    # Tags inside a script, a style or a comment are not tags; an unclosed <p> is closed by the next.
+    quoted = "<script>var s = '" + "<div>" * 500 + "';</script><style>/* <div> */</style><!-- <div><div> -->"
+
+    def page(levels: int) -> str:
+        body = quoted + "<p>one" * 500 + "<div>" * levels + "<div>x</div>" * 3
+        return f"<html><body>{body}</body></html>"
+
+    assert shallow_markup(page(MAX_DEPTH - 10)) == page(MAX_DEPTH - 10)  # nothing past MAX_DEPTH
+    deeper = page(MAX_DEPTH + 10)
+    # the 503 quoted stay, and the divs from level 2 (under <body>) to MAX_DEPTH below <html>
+    assert shallow_markup(deeper).count("<div>") == 503 + MAX_DEPTH - 1
+    assert "'" + "<div>" * 500 + "'" in shallow_markup(deeper)
+
+
+def test_an_end_tag_closes_what_was_left_open_inside_it() -> None:
+    # <span> left open inside each deep <div>: the </div> closes it, so depth does not run away.
+    html = "<html><body>" + "<div><span>a</div>" * 1_000 + "</body></html>"
+    assert shallow_markup(html) == html
+
+
+def test_a_page_still_cut_off_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "shallow_markup", lambda html: html)  # as if the tags could not tell
     doc = convert(_nested(PARSER_DEPTH + 100), "text/html", url="https://example.org/deeper")
     assert AFTER not in doc.content
     assert "levels deep" in doc.metadata["parse_warning"] and "missing" in doc.metadata["parse_warning"]

@@ -38,7 +38,7 @@ from .markdown_repairs import tidied
 from .metadata import page_metadata
 from .misnamed import unmask_misnamed
 from .mojibake import may_hold_mojibake, repair_mojibake_in_tree
-from .nesting import PARSER_DEPTH, flatten_deep_nesting
+from .nesting import PARSER_DEPTH, flatten_deep_nesting, parser_cut_off, shallow_markup
 from .noscript_markup import parse_noscript_markup
 from .note_marks import bracket_note_marks
 from .page_type import card_group, classify, page_type, post_elements
@@ -158,6 +158,8 @@ def html_to_markdown(
     root = parse_html(html)
     if root is None:
         return _stub(html, url, visible="")
+    if parser_cut_off(root):  # the parser stopped at its depth limit: its deep tags go first (nesting.py)
+        root = reparsed if (reparsed := parse_html(shallow_markup(html))) is not None else root
     # Text a server decoded with the wrong charset and wrote out again, read as written (mojibake.py).
     mojibake = repair_mojibake_in_tree(root) if may_hold_mojibake(html) else 0
     meta: dict[str, Any] = {"content_type": "text/html", **page_metadata(root, url)}
