@@ -59,10 +59,9 @@ def _search_one(
     return web.search(query, limit, backend=backend, no_cache=no_cache, refresh=refresh)
 
 
-def _extract_one(
-    url: str, *, backend: str | None, max_chars: int | None, no_cache: bool, refresh: bool
-) -> ExtractResult:
-    return web.extract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
+def _extract_one(url: str, **options: Any) -> ExtractResult:
+    """``hn.extract`` of one URL with the batch's keywords (backend, max_chars, no_cache, refresh, images)."""
+    return web.extract([url], **options)
 
 
 async def _asearch_one(
@@ -71,10 +70,9 @@ async def _asearch_one(
     return await web.asearch(query, limit, backend=backend, no_cache=no_cache, refresh=refresh)
 
 
-async def _aextract_one(
-    url: str, *, backend: str | None, max_chars: int | None, no_cache: bool, refresh: bool
-) -> ExtractResult:
-    return await web.aextract([url], backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh)
+async def _aextract_one(url: str, **options: Any) -> ExtractResult:
+    """Async twin of ``_extract_one``."""
+    return await web.aextract([url], **options)
 
 
 def _limits(capability: str, backend: str | None, concurrency: int, mode: Mode) -> tuple[RateLimit, int]:
@@ -221,15 +219,17 @@ def extract_many(
     no_cache: bool = False,
     refresh: bool = False,
     stream: bool = False,
+    images: bool | None = None,
 ) -> Any:
     """``hn.extract`` of each URL alone: a ``BatchResult`` of ``ExtractResult``/``BatchError``, or a frame.
 
     ``stream=True``: an iterator of ``(index, result)`` in completion order, every URL once.
+    ``images``: as in ``hn.extract`` (``None`` follows ``web.extract.images``).
     """
     todo = list(urls)
     rate, bound = _limits("extract", backend, concurrency, call_mode(no_cache=no_cache, refresh=refresh))
     one = functools.partial(
-        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh
+        _extract_one, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh, images=images
     )
     options: dict[str, Any] = {
         "executor": executor, "concurrency": bound, "rate": rate, "job": job,
@@ -252,10 +252,12 @@ def aextract_many(
     job: str | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    images: bool | None = None,
 ) -> AsyncBatch:
     """Async twin of ``extract_many``: ``await`` it for the result, or ``async for index, result in …``."""
     kw: dict[str, Any] = {
         "backend": backend, "max_chars": max_chars, "no_cache": no_cache, "refresh": refresh,
+        "images": images,
     }  # fmt: skip
     return _async_twin(
         "extract", list(urls), functools.partial(_aextract_one, **kw), functools.partial(_extract_one, **kw),

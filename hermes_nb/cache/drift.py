@@ -118,7 +118,9 @@ def _search_row(entry: Entry, text: str) -> DriftRow:
 
 
 def _extract_row(entry: Entry, text: str) -> DriftRow:
-    live = web.extract(entry.request["url"], backend=_backend(entry.request), no_cache=True)
+    request = entry.request
+    figures = bool(request.get("images"))  # a page recorded with its figures is read with them again
+    live = web.extract(request["url"], backend=_backend(request), no_cache=True, images=figures)
     page = live.pages[0]
     if page.error:
         return DriftRow("extract", text, "error", note=f"{page.error_code}: {page.error}")

@@ -241,6 +241,10 @@ class HermesMagics(Magics):
     @argument("--max-chars", type=int, default=None, help="Characters kept inline per page.")
     @argument("--format", default="markdown", choices=("markdown", "text", "html"),
               help="Content as Markdown (default), plain text or the cleaned main-content HTML.")
+    @argument("--images", dest="images", action="store_const", const=True, default=None,
+              help="Keep the pages' figures in the Markdown (default: web.extract.images).")
+    @argument("--no-images", dest="images", action="store_const", const=False,
+              help="Leave the figures out, whatever web.extract.images says.")
     @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
     @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
@@ -255,7 +259,7 @@ class HermesMagics(Magics):
 
         result = web.extract(
             urls, backend=args.backend, max_chars=args.max_chars, no_cache=args.no_cache,
-            refresh=args.refresh, format=args.format,
+            refresh=args.refresh, format=args.format, images=args.images,
         )
         return self._store(args.output, result)
 

@@ -200,6 +200,10 @@ class Cassette:
                 and entry.request["depth"] == wanted["depth"]
                 and int(entry.request["limit"]) >= int(wanted["limit"])
             )
+        if wanted["kind"] == "extract":  # a page read with its figures answers only for them, and back
+            return entry.request.get("url") == wanted["url"] and bool(entry.request.get("images")) == bool(
+                wanted.get("images")
+            )
         return entry.request.get("url") == wanted.get("url")
 
     def answer(self, key: str) -> tuple[dict[str, Any], str, float]:

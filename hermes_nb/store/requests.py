@@ -53,8 +53,12 @@ def search_key(backend: str, limit: int, query: str) -> str:
     return f"search|{backend}|{int(limit)}|{normalize_query(query)}"
 
 
-def extract_key(backend: str, url: str) -> str:
-    return f"extract|{backend}|{normalize_url(url)}"
+#: Marks the key of a page read with its figures (``images=True``): an address never starts with it.
+_FIGURES = "images|"
+
+
+def extract_key(backend: str, url: str, *, images: bool = False) -> str:
+    return f"extract|{backend}|{_FIGURES if images else ''}{normalize_url(url)}"
 
 
 def crawl_key(backend: str, depth: int, limit: int, url: str) -> str:
@@ -75,6 +79,8 @@ def request_of(key: str) -> dict[str, Any]:
         return {"kind": kind, "backend": backend, "limit": int(limit), "query": query}
     if kind == "extract":
         backend, url = rest.split("|", 1)
+        if url.startswith(_FIGURES):  # read with its figures; a request without them has no "images"
+            return {"kind": kind, "backend": backend, "url": url[len(_FIGURES) :], "images": True}
         return {"kind": kind, "backend": backend, "url": url}
     if kind == "crawl":
         backend, depth, limit, url = rest.split("|", 3)
@@ -88,7 +94,7 @@ def key_of(request: dict[str, Any]) -> str:
     if kind == "search":
         return search_key(request["backend"], request["limit"], request["query"])
     if kind == "extract":
-        return extract_key(request["backend"], request["url"])
+        return extract_key(request["backend"], request["url"], images=bool(request.get("images")))
     if kind == "crawl":
         return crawl_key(request["backend"], request["depth"], request["limit"], request["url"])
     return f"{kind}|{request.get('key', '')}"
@@ -100,7 +106,8 @@ def describe(request: dict[str, Any]) -> str:
     if kind == "search":
         return f"search {request['query']!r} (limit {request['limit']}, backend {request['backend']})"
     if kind == "extract":
-        return f"extract {request['url']} (backend {request['backend']})"
+        figures = ", with its figures" if request.get("images") else ""
+        return f"extract {request['url']} (backend {request['backend']}{figures})"
     if kind == "crawl":
         return (
             f"crawl {request['url']} (depth {request['depth']}, limit {request['limit']}, "

@@ -94,9 +94,9 @@ def convert(
 
     ``min_confidence`` (HTML only; default ``web.extract.min_confidence``): below it the extractor
     tries its next candidate. ``format``: ``markdown`` (default), ``text`` or ``html``, derived from
-    the Markdown (``hermes_nb.web.extraction.formats``). ``images`` (HTML only; off
-    unless asked for: ``direct`` asks when ``web.extract.images`` is on): the page's figures in the
-    Markdown, ``![alt](src)``, where the words around them place them (``hermes_nb.web.extraction.images``).
+    the Markdown (``hermes_nb.web.extraction.formats``). ``images`` (HTML only; off unless
+    ``hn.extract(images=True)`` or ``web.extract.images`` asks): the page's figures in the Markdown,
+    ``![alt](src)``, where the words around them place them (``hermes_nb.web.extraction.images``).
     """
     fmt = check_format(format)
     kind = kind_of(content_type)

@@ -32,10 +32,11 @@ def has_paths(items: object) -> bool:
     return isinstance(items, (list, tuple)) and any(isinstance(i, os.PathLike) for i in items)
 
 
-def read(path: Path, max_chars: int | None = None, fmt: str = "markdown") -> Page:
+def read(path: Path, max_chars: int | None = None, fmt: str = "markdown", *, images: bool = False) -> Page:
     """One local file as a ``Page`` (an unreadable or unsupported file is a per-file error).
 
-    ``fmt``: ``markdown``, ``text`` or ``html`` (``hermes_nb.web.extraction.formats``).
+    ``fmt``: ``markdown``, ``text`` or ``html`` (``hermes_nb.web.extraction.formats``); ``images``: an
+    HTML file's figures in the Markdown (``hermes_nb.web.extraction.images``).
     """
     full = Path(path).expanduser().resolve()
     url = full.as_uri()
@@ -48,7 +49,8 @@ def read(path: Path, max_chars: int | None = None, fmt: str = "markdown") -> Pag
                         error_code=InvalidInputError.code)  # fmt: skip
         data = full.read_bytes()
         kind = detect_content_type(url, "", data)
-        doc = content.convert(data, kind, url=url, charset=detect_charset("", data, kind), format=fmt)
+        charset = detect_charset("", data, kind)
+        doc = content.convert(data, kind, url=url, charset=charset, format=fmt, images=images)
     except HermesError as exc:
         return Page(url=url, error=exc.message, error_code=exc.code)
     except OSError as exc:
@@ -64,15 +66,18 @@ def extract_mixed(
     remote: Callable[[list[str]], ExtractResult],
     max_chars: int | None = None,
     fmt: str = "markdown",
+    *,
+    images: bool = False,
 ) -> ExtractResult:
-    """Files read here (in ``fmt``), everything else extracted by ``remote``; pages in input order."""
+    """Files read here (in ``fmt``, with their figures when ``images``), everything else extracted by
+    ``remote``; pages in input order."""
     start = time.perf_counter()
     listed = [items] if isinstance(items, os.PathLike) else list(items)
     urls = [item for item in listed if not isinstance(item, os.PathLike)]
     web = remote(urls) if urls else None
     answers = iter(web.pages if web is not None else [])
     pages = [
-        read(Path(item), max_chars, fmt) if isinstance(item, os.PathLike) else next(answers)
+        read(Path(item), max_chars, fmt, images=images) if isinstance(item, os.PathLike) else next(answers)
         for item in listed
     ]
     provider = PROVIDER if web is None else f"{web.provider}+{PROVIDER}"

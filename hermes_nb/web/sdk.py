@@ -279,12 +279,19 @@ def _check_max_chars(max_chars: object) -> int | None:
 
 class _Extract:
     def __init__(
-        self, urls: object, backend: str | None, max_chars: int | None, mode: Mode, fmt: str = "markdown"
+        self,
+        urls: object,
+        backend: str | None,
+        max_chars: int | None,
+        mode: Mode,
+        fmt: str = "markdown",
+        images: bool | None = None,
     ) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars
         self.fmt = fmt
         self.mode = mode
+        self.images, self.options = _figures(images)
         self.choice = _backend_choice("extract", backend)
         self.start = time.perf_counter()
         unique = list(dict.fromkeys(self.urls))
@@ -298,17 +305,19 @@ class _Extract:
         self.missing = [u for u in unique if u not in self.found]
 
     def _key(self, url: str) -> str:
-        return requests.extract_key(self.choice, url)
+        return requests.extract_key(self.choice, url, images=self.images)
 
     def call(self, provider: WebSearchProvider) -> list[Page]:
         env = call_with_deadline(
-            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown"
+            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown",
+            **self.options,
         )
         return parse_extract_envelope(env, self.missing, str(provider.name))
 
     async def acall(self, provider: WebSearchProvider) -> list[Page]:
         env = await acall_with_deadline(
-            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown"
+            deadline_for("extract"), provider.name, provider.extract, list(self.missing), format="markdown",
+            **self.options,
         )
         return parse_extract_envelope(env, self.missing, str(provider.name))
 
@@ -333,6 +342,18 @@ class _Extract:
             cached=not self.missing,
             cached_at="" if self.missing else iso(min(found[2] for found in self.found.values())),
         )
+
+
+def _figures(images: object) -> tuple[bool, dict[str, bool]]:
+    """Whether pages are read with their figures (``images``, else ``web.extract.images``), and the
+    keywords that ask the provider so: ``images=`` goes along when it is on, or when this call turns
+    the setting off (``direct`` reads the setting when the keyword is absent)."""
+    configured = bool(config.get("web.extract.images", False))
+    if images is None:
+        return configured, {"images": True} if configured else {}
+    if not isinstance(images, bool):
+        raise InvalidInputError(f"images must be True or False, not {images!r}")
+    return images, {"images": images} if images or configured else {}
 
 
 def _check_format(value: object) -> str:
@@ -360,6 +381,7 @@ def extract(
     no_cache: bool = False,
     refresh: bool = False,
     format: str = "markdown",  # noqa: A002  # the name users pass (hn.extract(url, format="text"))
+    images: bool | None = None,
 ) -> ExtractResult:
     """Extract the text of each URL (per-URL errors, input order); long pages are truncated and stored.
 
@@ -369,19 +391,27 @@ def extract(
     ``format``: ``"markdown"`` (default), ``"text"`` (plain text: headings on their own lines,
     paragraphs separated by blank lines) or ``"html"`` (the cleaned main-content HTML); each is
     derived from the Markdown the cache stores, so one cached extraction serves every format.
+    ``images``: the page's figures in the Markdown, ``![alt](src)`` where the words around them place
+    them (``direct`` and local files; other providers are asked with ``images=True`` and send what
+    their service sends). ``None`` (default) follows ``web.extract.images``. Pages read with and
+    without figures are cached apart.
     """
     max_chars = _check_max_chars(max_chars)
     fmt = _check_format(format)
     if local_files.has_paths(urls):
+        figures = _figures(images)[0]
         return local_files.extract_mixed(
             urls,
             lambda rest: extract(
-                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh, format=fmt
+                rest, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh, format=fmt,
+                images=figures,
             ),
             max_chars,
             fmt,
+            images=figures,
         )
-    request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh), fmt)
+    mode = call_mode(no_cache=no_cache, refresh=refresh)
+    request = _Extract(urls, backend, max_chars, mode, fmt, images)
     if not request.missing:
         return request.finish([], None, [])
     return request.finish(*selection.run("extract", request.call, backend=backend, empty=_no_pages))
@@ -396,6 +426,7 @@ async def aextract(
     no_cache: bool = False,
     refresh: bool = False,
     format: str = "markdown",  # noqa: A002  # as in extract
+    images: bool | None = None,
 ) -> ExtractResult:
     """Async twin of ``extract``."""
     max_chars = _check_max_chars(max_chars)
@@ -404,9 +435,10 @@ async def aextract(
         if local_files.has_paths(urls):  # files are read in a worker thread; URLs go the usual way
             return await asyncio.to_thread(
                 extract, urls, backend=backend, max_chars=max_chars, no_cache=no_cache, refresh=refresh,
-                format=fmt,
+                format=fmt, images=images,
             )
-        request = _Extract(urls, backend, max_chars, call_mode(no_cache=no_cache, refresh=refresh), fmt)
+        mode = call_mode(no_cache=no_cache, refresh=refresh)
+        request = _Extract(urls, backend, max_chars, mode, fmt, images)
         if not request.missing:
             return request.finish([], None, [])
         answer = await selection.arun("extract", request.acall, backend=backend, empty=_no_pages)

@@ -205,6 +205,10 @@ def test_the_pages_figures_are_read_only_when_web_extract_images_is_on(
     config.set("web.extract.images", True)
     direct.extract(urls)
     assert asked == [False, True, True]
+    direct.extract(urls[:1], images=False)  # the call's keyword (hn.extract(images=...)) wins
+    config.set("web.extract.images", False)
+    direct.extract(urls[:1], images=True)
+    assert asked[3:] == [False, True]
 
 
 def test_one_page_at_a_time_also_converts_on_the_workers_unless_set_to_one_process(

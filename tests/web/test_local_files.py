@@ -108,3 +108,41 @@ def test_a_file_is_decoded_as_a_browser_reads_its_meta_charset(
     page.write_bytes(body.encode(encoding))
     [got] = web.extract([page])
     assert got.error is None and words in got.content and "\ufffd" not in got.content
+
+
+FIGURE = "![A grey heron](https://img.example.org/heron.jpg)"  # only web addresses: never file:// ones
+
+
+def _report_with_a_figure(tmp_path: Path) -> Path:
+    """An HTML file with a picture between paragraphs on herons and paragraphs on egrets."""
+    herons = "".join(f"<p>Paragraph {n} of the report on herons, which goes on to be read.</p>" for n in "ab")
+    egrets = herons.replace("herons", "egrets").replace("Paragraph", "Section")
+    figure = '<img src="https://img.example.org/heron.jpg" alt="A grey heron" width="600" height="400">'
+    page = tmp_path / "page.html"
+    page.write_text(f"<html><body><article><h1>Report</h1>{herons}{figure}{egrets}</article></body></html>")
+    return page
+
+
+def test_an_html_files_figures_are_kept_when_asked_for(tmp_path: Path) -> None:
+    page = _report_with_a_figure(tmp_path)
+    assert FIGURE not in web.extract(page)[0].content
+    assert FIGURE in web.extract(page, images=True)[0].content
+
+
+def test_magic_images_options(tmp_path: Path) -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from hermes_nb import config
+
+    page = _report_with_a_figure(tmp_path)
+    shell = InteractiveShell.instance()
+    shell.history_manager.enabled = False
+    shell.extension_manager.load_extension("hermes_nb")
+    try:
+        shown = shell.run_line_magic("web_extract", f"--images {page}")[0].content
+        config.set("web.extract.images", True)
+        left_out = shell.run_line_magic("web_extract", f"--no-images {page}")[0].content
+    finally:
+        shell.extension_manager.unload_extension("hermes_nb")
+    assert FIGURE in shown
+    assert "![" not in left_out and "egrets" in left_out

@@ -519,3 +519,53 @@ def test_every_extract_provider_fills_the_title(backend: str) -> None:
     with Emulator(seed=0) as emu, use_emulator(emu, providers=["tavily"]):
         result = web.extract(emu.page_url("/site/articles/hello-world.html"), backend=backend, no_cache=True)
     assert result.provider == "tavily" and result.pages[0].title == "Hello, World: a first notebook"
+
+
+def test_figures_are_asked_for_per_call_and_cached_apart(engine: Engine) -> None:
+    url = "https://a.test/figures"
+    assert not web.extract(url).cached and "images" not in engine.calls[-1][1][1]  # the call as before
+    with_figures = web.extract(url, images=True)
+    assert not with_figures.cached and engine.calls[-1][1][1]["images"] is True  # not the page without
+    assert web.extract(url, images=True).cached and web.extract(url).cached
+    assert len(engine.calls) == 2
+    config.set("web.extract.images", True)  # the setting is the default for images=None ...
+    assert web.extract(url).cached and len(engine.calls) == 2
+    assert web.extract(url, images=False).cached  # ... and images=False wins over it
+    web.extract(url, images=False, refresh=True)
+    assert engine.calls[-1][1][1]["images"] is False  # direct reads the setting when not told otherwise
+    with pytest.raises(errors.InvalidInputError, match="images must be True or False"):
+        web.extract(url, images="yes")
+
+
+def test_a_batch_asks_for_figures_too(engine: Engine) -> None:
+    from hermes_nb.batch import extract_many
+
+    batch = extract_many(["https://a.test/b1", "https://a.test/b2"], images=True, progress=False)
+    assert [r.pages[0].error for r in batch] == [None, None]  # type: ignore[union-attr]
+    assert [call[1][1].get("images") for call in engine.calls] == [True, True]
+
+
+def test_a_replayed_page_answers_only_for_the_figures_it_was_read_with() -> None:
+    web_providers.register(Engine("engine"))
+    web.extract("https://a.test/one", images=True)
+    web.extract("https://a.test/two")
+    web_providers.clear()
+    web_providers.register(Forbidden())
+    config.set("cache.mode", "replay")
+    assert web.extract("https://a.test/one", images=True).cached
+    assert web.extract("https://a.test/two").cached
+    with pytest.raises(errors.CacheMissError, match="with its figures"):
+        web.extract("https://a.test/two", images=True)
+    with pytest.raises(errors.CacheMissError):
+        web.extract("https://a.test/one")
+
+
+def test_an_extract_key_says_whether_the_page_was_read_with_its_figures() -> None:
+    from hermes_nb.store.requests import describe, extract_key, key_of, request_of
+
+    plain = extract_key("direct", "https://A.test/x")
+    figures = extract_key("direct", "https://A.test/x", images=True)
+    assert request_of(plain) == {"kind": "extract", "backend": "direct", "url": "https://a.test/x"}
+    assert request_of(figures) == {**request_of(plain), "images": True}
+    assert key_of(request_of(plain)) == plain and key_of(request_of(figures)) == figures
+    assert "figures" in describe(request_of(figures)) and "figures" not in describe(request_of(plain))

@@ -124,10 +124,12 @@ def _threshold() -> float:
         return DEFAULT_MIN_CONFIDENCE
 
 
-def _reading_options() -> dict[str, Any]:
-    """How the user's settings ask pages to be read (``convert_fetched``'s keywords), read here in the
-    kernel: a worker process forked earlier holds the settings of then."""
-    return {"min_confidence": _threshold(), "images": bool(config.get("web.extract.images", False))}
+def _reading_options(images: object = None) -> dict[str, Any]:
+    """How the call and the user's settings ask pages to be read (``convert_fetched``'s keywords), read
+    here in the kernel: a worker process forked earlier holds the settings of then. ``images``: the
+    call's ``images=`` keyword; absent, ``web.extract.images``."""
+    figures = bool(config.get("web.extract.images", False)) if images is None else bool(images)
+    return {"min_confidence": _threshold(), "images": figures}
 
 
 def _convert(fetched: Any, pool: ProcessPoolExecutor | None, options: dict[str, Any]) -> Document:
@@ -175,7 +177,7 @@ class DirectProvider(WebSearchProvider):
 
     def extract(self, urls: list[str], **kwargs: Any) -> list[dict[str, Any]]:
         prefer_reader = bool(kwargs.get("prefer_reader", False))
-        options = _reading_options()
+        options = _reading_options(kwargs.get("images"))
         # Pages are converted on every core (worker processes), also one page at a time: concurrent
         # calls (extract_many's threads) then share the cores instead of one interpreter lock.
         converters = _converter_pool()
