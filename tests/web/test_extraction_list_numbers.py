@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from hermes_nb.notebook.markdown import markdown_to_html as card_html
 from hermes_nb.web.content import convert
+from hermes_nb.web.extraction.formats import markdown_to_html
 from hermes_nb.web.extraction.list_numbers import number_lists
 from hermes_nb.web.extraction.tree import parse_html
 
@@ -50,3 +52,32 @@ def test_lists_already_numbered_or_not_found_are_left_alone() -> None:
     assert _numbered("1. Raised", '<ol start="²"><li>Raised</li></ol>') == ("1. Raised", 0)
     assert _numbered("1. Something else", '<ol start="4"><li>Fourth</li></ol>') == ("1. Something else", 0)
     assert _numbered("1. Fourth", "<p>no lists</p>") == ("1. Fourth", 0)
+
+
+def test_a_countdown_is_numbered_down_as_a_browser_numbers_it() -> None:
+    items = "<li>Gamma, the best</li><li>Beta, the runner-up</li><li>Alpha, the third</li>"
+    markdown = "1. Gamma, the best\n2. Beta, the runner-up\n3. Alpha, the third"
+    assert _numbered(markdown, f"<ol reversed>{items}</ol>") == (
+        "3. Gamma, the best\n2. Beta, the runner-up\n1. Alpha, the third", 1
+    )  # from its number of items
+    out, _ = _numbered(markdown, f'<ol reversed start="10">{items}</ol>')
+    assert out.startswith("10. Gamma") and out.endswith("8. Alpha, the third")
+    # below 0 it cannot be Markdown; one item counted down from 1 is "1." already
+    assert _numbered(markdown, f'<ol reversed start="1">{items}</ol>') == (markdown, 0)
+    assert _numbered("1. Only", "<ol reversed><li>Only</li></ol>") == ("1. Only", 0)
+
+
+def test_a_countdown_renders_as_one_in_html_and_in_the_notebook() -> None:
+    page = (
+        f"<html><body><article><h1>Top three</h1><p>{PROSE * 3}</p>"
+        "<ol reversed><li>Gamma, the best of all</li><li>Beta, the runner-up</li><li>Alpha, the third</li>"
+        "</ol>"
+        f"<p>{PROSE}</p></article></body></html>"
+    )
+    doc = convert(page, "text/html", url="https://example.org/top")
+    assert "3. Gamma, the best of all\n2. Beta, the runner-up\n1. Alpha, the third" in doc.content
+    html = convert(page, "text/html", url="https://example.org/top", format="html").content
+    assert '<ol start="3" reversed="">' in html  # CommonMark alone would show 3, 4, 5
+    assert '<ol start="2" reversed="">' in markdown_to_html("2. b\n1. a\n\n- x\n\n7. g\n8. h")
+    assert "reversed" not in markdown_to_html("7. g\n8. h\n\n1. a\n\ntext\n\n3. c\n3. c")
+    assert '<ol start="3" reversed="">' in card_html(doc.content)  # the card a notebook shows

@@ -167,6 +167,7 @@ def markdown_to_html(markdown: str, adjust: Callable[[list[Token]], None] | None
     markdown = FORMULA.sub(hold, markdown)
     renderer = _renderer()
     tokens = renderer.parse(markdown)
+    _mark_countdowns(tokens)
     if adjust is not None:
         adjust(tokens)
     html = str(renderer.renderer.render(tokens, renderer.options, {})).strip()
@@ -175,6 +176,23 @@ def markdown_to_html(markdown: str, adjust: Callable[[list[Token]], None] | None
     return _HELD_FORMULA.sub(
         lambda m: f'<span class="math">{escape(formulas[int(m.group(1))], quote=False)}</span>', html
     )
+
+
+def _mark_countdowns(tokens: list[Token]) -> None:
+    """Mark ``reversed`` each ordered list whose items are numbered down by one ("3. 2. 1.", as
+    ``list_numbers.py`` writes a page's ``<ol reversed>``): CommonMark would show them 3, 4, 5."""
+    open_lists: list[tuple[Token, list[int]]] = []  # each ordered list open here, with its items' numbers
+    for token in tokens:
+        if token.type == "ordered_list_open":
+            open_lists.append((token, []))
+        elif token.type == "list_item_open" and open_lists and token.level == open_lists[-1][0].level + 1:
+            if token.info.isdigit():
+                open_lists[-1][1].append(int(token.info))
+        elif token.type == "ordered_list_close" and open_lists:
+            opening, numbers = open_lists.pop()
+            if len(numbers) > 1 and all(b == a - 1 for a, b in zip(numbers, numbers[1:], strict=False)):
+                opening.attrSet("reversed", "")
+                opening.attrSet("start", numbers[0])  # always: a countdown ending at 0 starts at 1
 
 
 @cache
