@@ -132,7 +132,10 @@ def _extract_row(entry: Entry, text: str) -> DriftRow:
 def _crawl_row(entry: Entry, text: str) -> DriftRow:
     request = entry.request
     depth, limit = request["depth"], request["limit"]
-    live = web.crawl(request["url"], depth=depth, limit=limit, backend=_backend(request), no_cache=True)
+    live = web.crawl(
+        request["url"], depth=depth, limit=limit, backend=_backend(request), no_cache=True,
+        images=bool(request.get("images")),
+    )
     old = [str(page.get("url")) for page in entry.value.get("pages") or []]
     new = [page.url for page in live.pages]
     added, removed = len(set(new) - set(old)), len(set(old) - set(new))

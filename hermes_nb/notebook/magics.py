@@ -268,6 +268,10 @@ class HermesMagics(Magics):
     @argument("--depth", type=int, default=2, help="Link depth to follow (default 2).")
     @argument("--limit", type=int, default=20, help="Maximum pages (default 20).")
     @argument("-b", "--backend", default=None, help="Provider to use (default: configured or auto).")
+    @argument("--images", dest="images", action="store_const", const=True, default=None,
+              help="Keep each page's figures in its Markdown (default: web.extract.images).")
+    @argument("--no-images", dest="images", action="store_const", const=False,
+              help="Leave the figures out, whatever web.extract.images says.")
     @argument("--no-cache", action="store_true", help="Neither read nor write the cache for this call.")
     @argument("--refresh", action="store_true", help="Ask the provider again and overwrite the cache.")
     @argument("-o", "--output", default=None, help="Store the result in this variable as well.")
@@ -289,6 +293,7 @@ class HermesMagics(Magics):
                 backend=args.backend,
                 no_cache=args.no_cache,
                 refresh=args.refresh,
+                images=args.images,
             ),
         )
 

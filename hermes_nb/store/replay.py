@@ -194,17 +194,16 @@ class Cassette:
         if wanted["kind"] == "search":
             same = normalize_query(entry.request["query"]) == normalize_query(wanted["query"])
             return same and int(entry.request["limit"]) >= int(wanted["limit"])
+        # pages read with their figures answer only for them, and pages read without only for those
+        same_figures = bool(entry.request.get("images")) == bool(wanted.get("images"))
         if wanted["kind"] == "crawl":
             return (
                 entry.request["url"] == wanted["url"]
                 and entry.request["depth"] == wanted["depth"]
                 and int(entry.request["limit"]) >= int(wanted["limit"])
+                and same_figures
             )
-        if wanted["kind"] == "extract":  # a page read with its figures answers only for them, and back
-            return entry.request.get("url") == wanted["url"] and bool(entry.request.get("images")) == bool(
-                wanted.get("images")
-            )
-        return entry.request.get("url") == wanted.get("url")
+        return entry.request.get("url") == wanted.get("url") and same_figures
 
     def answer(self, key: str) -> tuple[dict[str, Any], str, float]:
         """``(value, provider, recorded)`` for a value key; ``CacheMissError`` when not recorded."""

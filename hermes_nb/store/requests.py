@@ -55,14 +55,15 @@ def search_key(backend: str, limit: int, query: str) -> str:
 
 #: Marks the key of a page read with its figures (``images=True``): an address never starts with it.
 _FIGURES = "images|"
+_FIGURES_NOTE = ", with its figures"  # how ``describe`` says so
 
 
 def extract_key(backend: str, url: str, *, images: bool = False) -> str:
     return f"extract|{backend}|{_FIGURES if images else ''}{normalize_url(url)}"
 
 
-def crawl_key(backend: str, depth: int, limit: int, url: str) -> str:
-    return f"crawl|{backend}|{int(depth)}|{int(limit)}|{normalize_url(url)}"
+def crawl_key(backend: str, depth: int, limit: int, url: str, *, images: bool = False) -> str:
+    return f"crawl|{backend}|{int(depth)}|{int(limit)}|{_FIGURES if images else ''}{normalize_url(url)}"
 
 
 def digest(request: dict[str, Any]) -> str:
@@ -79,13 +80,20 @@ def request_of(key: str) -> dict[str, Any]:
         return {"kind": kind, "backend": backend, "limit": int(limit), "query": query}
     if kind == "extract":
         backend, url = rest.split("|", 1)
-        if url.startswith(_FIGURES):  # read with its figures; a request without them has no "images"
-            return {"kind": kind, "backend": backend, "url": url[len(_FIGURES) :], "images": True}
-        return {"kind": kind, "backend": backend, "url": url}
+        return _with_figures({"kind": kind, "backend": backend}, url)
     if kind == "crawl":
         backend, depth, limit, url = rest.split("|", 3)
-        return {"kind": kind, "backend": backend, "depth": int(depth), "limit": int(limit), "url": url}
+        request = {"kind": kind, "backend": backend, "depth": int(depth), "limit": int(limit)}
+        return _with_figures(request, url)
     return {"kind": kind, "key": rest}
+
+
+def _with_figures(request: dict[str, Any], url: str) -> dict[str, Any]:
+    """``request`` with its ``url``, and ``"images": True`` where the key says the pages were read with
+    their figures (a request without them has no ``images``)."""
+    if url.startswith(_FIGURES):
+        return {**request, "url": url[len(_FIGURES) :], "images": True}
+    return {**request, "url": url}
 
 
 def key_of(request: dict[str, Any]) -> str:
@@ -96,7 +104,8 @@ def key_of(request: dict[str, Any]) -> str:
     if kind == "extract":
         return extract_key(request["backend"], request["url"], images=bool(request.get("images")))
     if kind == "crawl":
-        return crawl_key(request["backend"], request["depth"], request["limit"], request["url"])
+        depth, limit, figures = request["depth"], request["limit"], bool(request.get("images"))
+        return crawl_key(request["backend"], depth, limit, request["url"], images=figures)
     return f"{kind}|{request.get('key', '')}"
 
 
@@ -106,12 +115,12 @@ def describe(request: dict[str, Any]) -> str:
     if kind == "search":
         return f"search {request['query']!r} (limit {request['limit']}, backend {request['backend']})"
     if kind == "extract":
-        figures = ", with its figures" if request.get("images") else ""
+        figures = _FIGURES_NOTE if request.get("images") else ""
         return f"extract {request['url']} (backend {request['backend']}{figures})"
     if kind == "crawl":
         return (
             f"crawl {request['url']} (depth {request['depth']}, limit {request['limit']}, "
-            f"backend {request['backend']})"
+            f"backend {request['backend']}{_FIGURES_NOTE if request.get('images') else ''})"
         )
     if kind == "image":
         return (

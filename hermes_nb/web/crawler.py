@@ -106,8 +106,12 @@ def crawl(
     respect_robots: bool = True,
     fetcher: Callable[..., Any] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    images: bool | None = None,
 ) -> dict[str, Any]:
-    """Crawl one site breadth-first; failures of the start page raise, later ones become per-page errors."""
+    """Crawl one site breadth-first; failures of the start page raise, later ones become per-page errors.
+
+    ``images``: each page's figures in its Markdown, as ``extract`` reads them (``None``: the
+    ``web.extract.images`` setting)."""
     if fetcher is None:
         fetcher = fetch
     if not isinstance(start_url, str) or urlsplit(start_url.strip()).scheme not in ("http", "https"):
@@ -115,7 +119,8 @@ def crawl(
     depth = max(0, int(depth))
     limit = max(1, int(limit))
     pause = float(config.get("web.crawl_delay", 0.5) if delay is None else delay)
-    images = bool(config.get("web.extract.images", False))  # each page's figures, as extract reads them
+    if images is None:
+        images = bool(config.get("web.extract.images", False))
     start = normalize_url(start_url)
     site = _site(start)
     robots = _robots_for(start, fetcher) if respect_robots else None

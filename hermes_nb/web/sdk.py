@@ -449,12 +449,22 @@ async def aextract(
 
 
 class _Crawl:
-    def __init__(self, url: object, depth: object, limit: object, backend: str | None, mode: Mode) -> None:
+    def __init__(
+        self,
+        url: object,
+        depth: object,
+        limit: object,
+        backend: str | None,
+        mode: Mode,
+        images: object = None,
+    ) -> None:
         self.url = _check_url(url)
         self.depth = _check_int("depth", depth, 0, 10)
         self.limit = _check_int("limit", limit, 1, MAX_CRAWL_PAGES)
         self.mode = mode
-        self.key = requests.crawl_key(_backend_choice("crawl", backend), self.depth, self.limit, self.url)
+        self.images, self.options = _figures(images)
+        choice = _backend_choice("crawl", backend)
+        self.key = requests.crawl_key(choice, self.depth, self.limit, self.url, images=self.images)
         self.start = time.perf_counter()
 
     def from_cache(self) -> CrawlResult | None:
@@ -467,13 +477,13 @@ class _Crawl:
     def call(self, provider: WebSearchProvider) -> list[Page]:
         deadline = deadline_for("crawl", pages=self.limit)
         env = call_with_deadline(deadline, provider.name, provider.crawl, self.url, depth=self.depth,
-                                 limit=self.limit)
+                                 limit=self.limit, **self.options)
         return parse_crawl_envelope(env, str(provider.name), self.limit)
 
     async def acall(self, provider: WebSearchProvider) -> list[Page]:
         deadline = deadline_for("crawl", pages=self.limit)
         env = await acall_with_deadline(deadline, provider.name, provider.crawl, self.url,
-                                        depth=self.depth, limit=self.limit)
+                                        depth=self.depth, limit=self.limit, **self.options)
         return parse_crawl_envelope(env, str(provider.name), self.limit)
 
     def _result(
@@ -505,12 +515,14 @@ def crawl(
     backend: str | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    images: bool | None = None,
 ) -> CrawlResult:
     """Crawl from ``url`` (same site, breadth-first) with a provider that supports crawl.
 
     ``no_cache=True`` neither reads nor writes the cache; ``refresh=True`` crawls again and overwrites.
+    ``images``: each page's figures in its Markdown, as in ``extract`` (``None``: ``web.extract.images``).
     """
-    request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
+    request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh), images)
     cached = request.from_cache()
     if cached is not None:
         return cached
@@ -526,10 +538,11 @@ async def acrawl(
     backend: str | None = None,
     no_cache: bool = False,
     refresh: bool = False,
+    images: bool | None = None,
 ) -> CrawlResult:
     """Async twin of ``crawl``."""
     with config.consistent():
-        request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh))
+        request = _Crawl(url, depth, limit, backend, call_mode(no_cache=no_cache, refresh=refresh), images)
         cached = request.from_cache()
         if cached is not None:
             return cached

@@ -161,6 +161,11 @@ def test_pages_are_read_with_their_figures_when_web_extract_images_is_on() -> No
     config.set("web.extract.images", True)
     (read,) = crawler.crawl(ROOT + "/", depth=0, delay=0, fetcher=fetcher)["results"]
     assert f"{first}\n\n![Quay]({ROOT}/quay.jpg)\n\n{second}" in read["content"]
+    (left_out,) = crawler.crawl(ROOT + "/", depth=0, delay=0, fetcher=fetcher, images=False)["results"]
+    assert left_out["content"] == plain["content"]  # the call's choice (hn.crawl(images=False)) wins
+    config.set("web.extract.images", False)
+    (asked,) = crawler.crawl(ROOT + "/", depth=0, delay=0, fetcher=fetcher, images=True)["results"]
+    assert asked["content"] == read["content"]
 
 
 @pytest.fixture

@@ -537,6 +537,21 @@ def test_figures_are_asked_for_per_call_and_cached_apart(engine: Engine) -> None
         web.extract(url, images="yes")
 
 
+def test_a_crawl_asks_for_figures_per_call_and_is_cached_apart(engine: Engine) -> None:
+    web.crawl("https://site.test/", depth=1, limit=2)
+    assert "images" not in engine.calls[-1][1][1]
+    assert not web.crawl("https://site.test/", depth=1, limit=2, images=True).cached
+    assert engine.calls[-1][1][1]["images"] is True
+    assert web.crawl("https://site.test/", depth=1, limit=2, images=True).cached
+    web.crawl("https://other.test/", depth=1, limit=2)
+    config.set("web.extract.images", True)
+    assert web.crawl("https://site.test/", depth=1, limit=2).cached and len(engine.calls) == 3
+    config.set("cache.mode", "replay")
+    with pytest.raises(errors.CacheMissError, match="with its figures"):  # recorded without them
+        web.crawl("https://other.test/", depth=1, limit=2)
+    assert web.crawl("https://other.test/", depth=1, limit=2, images=False).cached
+
+
 def test_a_batch_asks_for_figures_too(engine: Engine) -> None:
     from hermes_nb.batch import extract_many
 
@@ -561,7 +576,7 @@ def test_a_replayed_page_answers_only_for_the_figures_it_was_read_with() -> None
 
 
 def test_an_extract_key_says_whether_the_page_was_read_with_its_figures() -> None:
-    from hermes_nb.store.requests import describe, extract_key, key_of, request_of
+    from hermes_nb.store.requests import crawl_key, describe, extract_key, key_of, request_of
 
     plain = extract_key("direct", "https://A.test/x")
     figures = extract_key("direct", "https://A.test/x", images=True)
@@ -569,3 +584,8 @@ def test_an_extract_key_says_whether_the_page_was_read_with_its_figures() -> Non
     assert request_of(figures) == {**request_of(plain), "images": True}
     assert key_of(request_of(plain)) == plain and key_of(request_of(figures)) == figures
     assert "figures" in describe(request_of(figures)) and "figures" not in describe(request_of(plain))
+    crawl = crawl_key("direct", 1, 5, "https://a.test/", images=True)
+    assert request_of(crawl) == {
+        "kind": "crawl", "backend": "direct", "depth": 1, "limit": 5, "url": "https://a.test/", "images": True
+    }
+    assert key_of(request_of(crawl)) == crawl and "figures" in describe(request_of(crawl))

@@ -195,6 +195,7 @@ class DirectProvider(WebSearchProvider):
             depth=depth if isinstance(depth, int) else 2,
             limit=int(kwargs.get("limit", 20)),
             delay=kwargs.get("delay"),
+            images=None if kwargs.get("images") is None else bool(kwargs["images"]),
         )
 
     def _one(
