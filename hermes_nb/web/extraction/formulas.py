@@ -25,7 +25,8 @@ _NOT_A_TARGET = r"(?:(?!\]\()[^$\n])"
 FORMULA = re.compile(
     rf"\$\$(?:(?!\]\()[^$])+?\$\$|\$(?=[^$\s])(?={_NOT_A_TARGET}*[\\^_{{}}=]){_NOT_A_TARGET}*?[^$\s]\$"
 )
-_FORMULAS = (
+#: The elements that hold a formula (MathML, MathJax, KaTeX, Wikipedia's math), each read as TeX.
+FORMULA_ELEMENTS = (
     "//math | //mjx-container | //script[@type][starts-with(normalize-space(@type), 'math/tex')]"
     " | //span[@class][contains(concat(' ', normalize-space(@class), ' '), ' katex ')"
     " or contains(@class, 'mwe-math-element')] | //div[@class][contains(@class, 'mwe-math-element')]"
@@ -50,7 +51,7 @@ def hold_formulas(root: Any) -> list[str]:
         kind.strip().startswith("math/tex") for kind in scripts
     ):
         return formulas
-    found = root.xpath(_FORMULAS)
+    found = root.xpath(FORMULA_ELEMENTS)
     chosen = set(found)
     for el in found:
         if any(up in chosen for up in el.iterancestors()):
