@@ -31,6 +31,7 @@ from .hyperlinks import link_words
 from .identifiers import drop_identifier_lines
 from .images import place_images
 from .inline_gaps import space_adjacent_inlines
+from .layout_tables import unlay_tables
 from .list_numbers import number_lists
 from .lost_labels import page_labels, restore_labels
 from .lost_lists import page_lists, restore_lists
@@ -115,6 +116,7 @@ _CHANGES = (
     "misnamed_blocks_kept",
     "streamed_segments_placed",
     "deep_wrappers_unwrapped",
+    "layout_tables_unlaid",
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
@@ -340,6 +342,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
     unlist_sections(root)
+    # A page column set in a table cell read as its blocks, not as one cell's line (layout_tables.py).
+    changes["layout_tables_unlaid"] = unlay_tables(root)
     pair_definitions(root)  # a definition list's terms and short values on one line (definition_lists.py)
     captions_before_tables(root)  # a caption as the paragraph above its table (captions.py)
     unwrap_source_lines(root)  # the source's line breaks, spaces to a reader (source_wrapping.py)

@@ -1,0 +1,88 @@
+"""Tables that lay out a page, read as the blocks they hold: trafilatura writes a table cell on one line.
+
+Pages written before style sheets (a weekly's edition, a book's web text, a library's catalogue, a
+blog theme of the time) set the whole page in a table and its article in one cell: heading, byline
+and fifty paragraphs. The extractors read such a cell as a table's datum, and the reading was a table
+of one cell holding the whole article, every paragraph run into one line of up to 80,000 characters.
+A cell that holds ``MIN_BLOCKS`` blocks or more and a page column's worth of words
+(``LAYOUT_CELL_WORDS``) is no datum: its table, and the tables around it, are re-tagged as blocks
+before the extractors read the page, so that its paragraphs and headings read as paragraphs and
+headings. The text a cell holds outside its blocks goes into paragraphs of its own, as a browser
+shows it (loose in a block, trafilatura took a story's first paragraph, its words linked to notes,
+for furniture). A data table inside such a cell stays a table.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from .html_markdown import LAYOUT_CELL_WORDS
+from .scripts import word_count
+from .tree import BLOCK_TAGS
+
+__all__ = ["unlay_tables"]
+
+MIN_BLOCKS = 2  # blocks in one cell (paragraphs, headings, lists …) that make it a page column
+_CELL_TAGS = ("td", "th")
+_TABLE_PARTS = ("tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup", "col")
+
+
+def unlay_tables(root: Any) -> int:
+    """Re-tag as ``<div>`` each table that lays out a page column (and its rows and cells), and the
+    tables holding it; how many tables."""
+    layout: dict[Any, None] = {}  # in document order, each once
+    for cell in root.iter(*_CELL_TAGS):
+        if not len(cell) or next(islice(cell.iter(*BLOCK_TAGS), MIN_BLOCKS - 1, None), None) is None:
+            continue  # fewer than MIN_BLOCKS blocks in it
+        if word_count(cell.text_content()) < LAYOUT_CELL_WORDS:
+            continue
+        for table in cell.iterancestors("table"):
+            layout.setdefault(table)
+    for table in layout:
+        _unlay(table)
+    return len(layout)
+
+
+def _unlay(table: Any) -> None:
+    """``table`` and its own rows and cells as ``<div>`` (not those of a table nested in it)."""
+    parts = [table]
+    while parts:
+        el = parts.pop()
+        if el.tag in _CELL_TAGS:
+            _paragraphs(el)
+        el.tag = "div"
+        for attr in ("colspan", "rowspan"):
+            el.attrib.pop(attr, None)
+        parts.extend(child for child in el if child.tag in _TABLE_PARTS)
+
+
+def _paragraphs(cell: Any) -> None:
+    """The runs of text and inline elements between ``cell``'s blocks, each in a ``<p>``: the paragraphs
+    a browser shows there. Loose text in a block reads to trafilatura as a page's furniture (a story's
+    first paragraph, its words linked to notes, was lost) where in a cell it read as the cell's."""
+    from lxml import etree
+
+    out: list[Any] = []
+    run: Any = None
+    if cell.text and cell.text.strip():
+        run = etree.Element("p")
+        run.text = cell.text
+        out.append(run)
+    cell.text = None
+    for child in list(cell):
+        if child.tag in BLOCK_TAGS or child.tag in _TABLE_PARTS:
+            tail, child.tail = child.tail, None
+            cell.remove(child)
+            out.append(child)
+            run = None
+            if tail and tail.strip():
+                run = etree.Element("p")
+                run.text = tail
+                out.append(run)
+            continue
+        if run is None:
+            run = etree.Element("p")
+            out.append(run)
+        run.append(child)  # moved, with the text after it
+    cell.extend(out)
