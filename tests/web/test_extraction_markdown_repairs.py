@@ -24,8 +24,25 @@ def test_a_delimiter_row_goes_under_the_first_row_of_a_bare_table() -> None:
     assert complete_tables(whole) == whole  # already a table
     code = "```\n| a | b |\n| c | d |\n```"
     assert complete_tables(code) == code  # pipes in code are code
-    assert complete_tables("| a lone row |\n\ntext") == "| a lone row |\n\ntext"  # no table to head
     assert complete_tables(r"| a \| b | c |" + "\n| 1 | 2 |") == r"| a \| b | c |" + "\n|---|---|\n| 1 | 2 |"
+
+
+def test_lone_rows_and_spacer_tables_read_as_a_renderer_shows_them() -> None:
+    # A box around a caption or a note (one row, one filled cell): a paragraph, not "| … |" text.
+    assert complete_tables("Above.\n| Block diagram (datasheet) |  |\nBelow.") == (
+        "Above.\n\nBlock diagram (datasheet)\n\nBelow."
+    )
+    assert complete_tables("| # 1 tip |") == "\n\\# 1 tip\n"  # no heading made of it
+    # One row of several cells: a table of that row; a row of empty cells (a spacer): nothing.
+    assert complete_tables("| Note | Any branch. |") == "| Note | Any branch. |\n|---|---|"
+    assert complete_tables("text\n\n|  |  |  |\n|  |  |  |\n\nmore") == "text\n\n\nmore"
+    # The delimiter above the first row (trafilatura's, for an empty header row) goes under it.
+    assert complete_tables("|---|---|\n| Price | $999 |\n| Lumens | 800 |") == (
+        "| Price | $999 |\n|---|---|\n| Lumens | 800 |"
+    )
+    # "---" after a row is a rule, not the table's; a lone "|" is the page's own character.
+    assert complete_tables("| a | b |\n---") == "| a | b |\n|---|---|\n---"
+    assert complete_tables("Tim –\n|\n72 comments") == "Tim –\n|\n72 comments"
 
 
 def test_a_page_table_without_th_cells_reads_as_a_table_in_markdown_and_html() -> None:

@@ -30,6 +30,7 @@ import re
 from hermes_nb.code_fences import FENCE, CodeFences, closes
 
 from .formats import LIST_ITEM, LIST_MARKER
+from .markdown_escapes import escaped_block_start
 
 _ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
 _DELIMITER = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
@@ -59,11 +60,12 @@ def tidied(markdown: str) -> str:
     marker is put back in front of it), an icon as an item's only content, or empty elements between
     blocks. A renderer shows none of them, except two trailing spaces: a line break nobody meant.
     One-line items of a list that trafilatura set a blank line apart (a loose list, each item a
-    paragraph to a renderer) come together as a tight list.
+    paragraph to a renderer) come together as a tight list. Pipe rows a step after the extractors put
+    back are made whole tables (``complete_tables``).
     """
     out: list[str] = []
     fences = CodeFences()
-    lines = markdown.split("\n")
+    lines = complete_tables(markdown).split("\n")
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
     last_item = (-1, "")  # where in ``out`` the last list item is, and its indent and kind of marker
     for line in lines:
@@ -169,18 +171,54 @@ def _own_line_pieces(line: str, fences: CodeFences) -> tuple[str, ...]:
 
 
 def complete_tables(markdown: str) -> str:
-    """``markdown`` with a delimiter row under the first row of each pipe table that lacks one."""
+    """``markdown`` with each block of pipe rows made a table a renderer reads (``_table_block``)."""
     if "|" not in markdown:
         return markdown
     lines = markdown.split("\n")
     out: list[str] = []
     fences = CodeFences()
-    for i, line in enumerate(lines):
-        out.append(line)
-        if fences.read(line) or not _ROW.match(line) or (i and _ROW.match(lines[i - 1])):
-            continue  # not the first row of a table
-        after = lines[i + 1] if i + 1 < len(lines) else ""
-        if _ROW.match(after) and not _DELIMITER.match(after):
-            cells = len(_CELL_SEPARATOR.split(line.strip().strip("|")))
-            out.append("|" + "---|" * cells)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fences.read(line) or not _piped(line):
+            out.append(line)
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and _piped(lines[end]):
+            end += 1
+        out += _table_block(lines[i:end])
+        i = end
     return "\n".join(out)
+
+
+def _table_block(rows: list[str]) -> list[str]:
+    """Consecutive pipe rows as a table a renderer reads: a delimiter row under the first row where it
+    lacks one (above it, trafilatura wrote it where the header row was empty); a lone row of one
+    filled cell as that cell's text (a box around a note or a caption); rows of empty cells (a
+    spacer table) nowhere."""
+    cells = [_cells(row) for row in rows]
+    if all(not any(row) for row in cells):
+        return []
+    data = list(rows)
+    if len(data) == 1 and _ROW.match(data[0]):
+        filled = [cell for cell in _cells(data[0]) if cell]
+        if len(filled) == 1:  # a paragraph of its own ("# 1" in it is no heading)
+            return ["", escaped_block_start(filled[0]), ""]
+    if len(data) > 1 and _DELIMITER.match(data[0]):  # the delimiter above the first row: under it
+        data = [data[1], data[0], *data[2:]]
+    if len(data) == 1 or not _DELIMITER.match(data[1]):
+        data.insert(1, "|" + "---|" * len(_CELL_SEPARATOR.split(data[0].strip().strip("|"))))
+    return data
+
+
+def _piped(line: str) -> bool:
+    """Whether ``line`` is a pipe table's row or delimiter row (``---`` alone is a rule or an underline)."""
+    return bool(_ROW.match(line) or ("|" in line and _DELIMITER.match(line)))
+
+
+def _cells(row: str) -> list[str]:
+    """A pipe row's cells, stripped (a delimiter row's are empty)."""
+    if _DELIMITER.match(row):
+        return []
+    return [cell.strip() for cell in _CELL_SEPARATOR.split(row.strip().strip("|"))]
