@@ -56,6 +56,8 @@ WORDS = st.sampled_from([
     "  ", "\n", "—", "Read more", "Posted by ann", "Q:", "*", "#", "`", "_", "[1]", "http://a.test/x",
 ])
 TEXT = st.lists(WORDS, max_size=12).map(" ".join)
+#: A page column's worth of words: a table cell holding it and a block lays out a page (layout_tables.py).
+LONG_TEXT = st.just("the quick Reply " * 55)
 
 
 def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -67,7 +69,7 @@ def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.builds(build, st.sampled_from(TAGS), attrs, st.lists(children, max_size=4), TEXT)
 
 
-BODIES = st.recursive(TEXT, _element, max_leaves=40)
+BODIES = st.recursive(st.one_of(TEXT, LONG_TEXT), _element, max_leaves=40)
 JSON_LD = st.fixed_dictionaries(
     {"@type": st.sampled_from(["Product", "DiscussionForumPosting", "FAQPage", "Article", "ItemList", 7])},
     optional={
@@ -100,6 +102,10 @@ _MARKDOWN_TAG = re.compile(r"</?(?:{})\b".format("|".join(tag for tag in TAGS if
 # Found by this test: libxml2 keeps an iframe's content as text, and the visible-text fallback printed it.
 @example(html="<html><head><title></title></head><body><iframe><div></div></iframe></body></html>",
          fmt="markdown", images=False)
+# A page column in a table cell: loose text, a heading and paragraphs, re-tagged as blocks (layout_tables).
+@example(html="<html><body><table><tr><td>Loose <a href='/n'>note</a> words<h2>Head</h2>"
+         + "<p>" + "the quick Reply " * 55 + "</p><p>More.</p>tail<table><tr><td>a</td></tr></table>"
+         + "</td></tr></table></body></html>", fmt="markdown", images=True)
 def test_any_page_converts_without_error_or_markup(html: str, fmt: str, images: bool) -> None:
     try:
         doc = convert(html, "text/html", url="https://fuzz.test/page", format=fmt, images=images)
