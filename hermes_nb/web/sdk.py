@@ -285,7 +285,7 @@ class _Extract:
         max_chars: int | None,
         mode: Mode,
         fmt: str = "markdown",
-        images: bool | None = None,
+        images: object = None,
     ) -> None:
         self.urls = _check_urls(urls)
         self.max_chars = max_chars

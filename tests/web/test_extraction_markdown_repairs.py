@@ -33,9 +33,10 @@ def test_lone_rows_and_spacer_tables_read_as_a_renderer_shows_them() -> None:
         "Above.\n\nBlock diagram (datasheet)\n\nBelow."
     )
     assert complete_tables("| # 1 tip |") == "\n\\# 1 tip\n"  # no heading made of it
-    # One row of several cells: a table of that row; a row of empty cells (a spacer): nothing.
+    # One row of several cells: a table of that row; rows of empty cells (a spacer): a blank line.
     assert complete_tables("| Note | Any branch. |") == "| Note | Any branch. |\n|---|---|"
-    assert complete_tables("text\n\n|  |  |  |\n|  |  |  |\n\nmore") == "text\n\n\nmore"
+    assert complete_tables("text\n|  |  |  |\n|  |  |  |\nmore") == "text\n\nmore"
+    assert complete_tables("- item\n  | Inside the item |") == "- item\n\n  Inside the item\n"
     # The delimiter above the first row (trafilatura's, for an empty header row) goes under it.
     assert complete_tables("|---|---|\n| Price | $999 |\n| Lumens | 800 |") == (
         "| Price | $999 |\n|---|---|\n| Lumens | 800 |"

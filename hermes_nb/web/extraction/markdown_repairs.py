@@ -196,20 +196,18 @@ def _table_block(rows: list[str]) -> list[str]:
     """Consecutive pipe rows as a table a renderer reads: a delimiter row under the first row where it
     lacks one (above it, trafilatura wrote it where the header row was empty); a lone row of one
     filled cell as that cell's text (a box around a note or a caption); rows of empty cells (a
-    spacer table) nowhere."""
+    spacer table) as the blank line between what stands around them."""
     cells = [_cells(row) for row in rows]
-    if all(not any(row) for row in cells):
-        return []
-    data = list(rows)
-    if len(data) == 1 and _ROW.match(data[0]):
-        filled = [cell for cell in _cells(data[0]) if cell]
-        if len(filled) == 1:  # a paragraph of its own ("# 1" in it is no heading)
-            return ["", escaped_block_start(filled[0]), ""]
-    if len(data) > 1 and _DELIMITER.match(data[0]):  # the delimiter above the first row: under it
-        data = [data[1], data[0], *data[2:]]
-    if len(data) == 1 or not _DELIMITER.match(data[1]):
-        data.insert(1, "|" + "---|" * len(_CELL_SEPARATOR.split(data[0].strip().strip("|"))))
-    return data
+    if not any(any(row) for row in cells):
+        return [""]
+    if len(rows) == 1 and len(filled := [cell for cell in cells[0] if cell]) == 1:
+        indent = rows[0][: len(rows[0]) - len(rows[0].lstrip())]  # inside a list item: still in it
+        return ["", indent + escaped_block_start(filled[0]), ""]  # "# 1" in it is no heading
+    if len(rows) > 1 and _DELIMITER.match(rows[0]):  # the delimiter above the first row: under it
+        rows = [rows[1], rows[0], *rows[2:]]
+    if len(rows) == 1 or not _DELIMITER.match(rows[1]):
+        rows = [rows[0], "|" + "---|" * len(_CELL_SEPARATOR.split(rows[0].strip().strip("|"))), *rows[1:]]
+    return rows
 
 
 def _piped(line: str) -> bool:
