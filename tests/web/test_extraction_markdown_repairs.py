@@ -8,6 +8,7 @@ from hermes_nb.web.extraction.markdown_repairs import (
     complete_tables,
     fences_on_own_lines,
     source_indents_dropped,
+    tidied,
 )
 
 PROSE = "Electricians charge by the hour, and the rate depends on experience and on the region. " * 8
@@ -172,3 +173,18 @@ def test_a_reading_is_tidied_outside_its_code() -> None:
     assert tidied(markdown) == (
         "Steps:\n\n1. Open a prompt.\n2. Create a dir.\n## Next\n\n```\n- \n\n\n   x  \n```\n\ntext"
     )
+
+
+def test_a_headings_text_set_below_it_goes_back_into_it_and_an_empty_heading_goes() -> None:
+    # <h3><div>1. Start …</div></h3>: trafilatura wrote "###" and the text as a paragraph below it.
+    assert tidied("Intro.\n\n###\n\n1. Start with the easy stuff\n\nText.") == (
+        "Intro.\n\n### 1. Start with the easy stuff\n\nText."
+    )
+    assert tidied("###\nStep 1: Position the monitor") == "### Step 1: Position the monitor"
+    # Nothing that could be its text: it goes (another heading, a bullet, a fence, a long paragraph).
+    assert tidied("##\n\n## Best budget earbuds") == "## Best budget earbuds"
+    assert tidied("#\n\n- an item") == "- an item"
+    assert tidied("####\n\n```\n# code\n```\n\nAfter.") == "```\n# code\n```\n\nAfter."
+    long_text = " ".join(["word"] * 30)
+    assert tidied(f"###\n\n{long_text}") == long_text
+    assert tidied("Text.\n\n###") == "Text."

@@ -44,6 +44,10 @@ _ITEM_KIND = re.compile(rf"(\s*)({LIST_MARKER})\s")  # a list item's indent and 
 _EMPTY_ITEM = re.compile(rf"\s*{LIST_MARKER}")  # a list item with nothing in it
 #: A line that starts a block of its own: a heading, list item, quote, table row or fence.
 _BLOCK_START = re.compile(rf"\s*(?:#{{1,6}}\s|{LIST_MARKER}\s|>|\||```|~~~)")
+_EMPTY_HEADING = re.compile(r"\s{0,3}#{1,6}")  # a heading with nothing in it
+#: What cannot be a heading's text: another heading, a bullet, a quote, a table row, a fence.
+_NO_HEADING_TEXT = re.compile(r"\s*(?:#{1,6}(?:\s|$)|[-*+]\s|>|\||```|~~~)")
+MAX_HEADING_WORDS = 25  # a longer line after an empty heading is the section's text, not its title
 
 
 def repaired(markdown: str) -> str:
@@ -61,22 +65,32 @@ def tidied(markdown: str) -> str:
     blocks. A renderer shows none of them, except two trailing spaces: a line break nobody meant.
     One-line items of a list that trafilatura set a blank line apart (a loose list, each item a
     paragraph to a renderer) come together as a tight list. Pipe rows a step after the extractors put
-    back are made whole tables (``complete_tables``).
+    back are made whole tables (``complete_tables``). A heading whose text the page set in a block of
+    its own (``<h3><div>Step 1: …</div></h3>``) was written "###" with its text a paragraph below: the
+    text goes back into it; an empty heading with no such text goes.
     """
     out: list[str] = []
     fences = CodeFences()
     lines = complete_tables(markdown).split("\n")
+    heading = ""  # an empty heading's marks, waiting for its text past blank lines
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
     last_item = (-1, "")  # where in ``out`` the last list item is, and its indent and kind of marker
     for line in lines:
         inside = fences.in_code
         if fences.read(line):
-            marker = ""
+            marker = heading = ""
             out.append(line)
             if inside and not fences.in_code:  # a closing fence: a blank line before what follows
                 out.append("")
             continue
         line = line.rstrip()
+        if _EMPTY_HEADING.fullmatch(line):
+            heading = line.strip()
+            continue
+        if heading and line:
+            if not _NO_HEADING_TEXT.match(line) and len(line.split()) <= MAX_HEADING_WORDS:
+                line = f"{heading} {line.strip()}"
+            heading = ""
         if _EMPTY_ITEM.fullmatch(line):
             marker = line
             continue
