@@ -188,3 +188,5 @@ def test_a_headings_text_set_below_it_goes_back_into_it_and_an_empty_heading_goe
     long_text = " ".join(["word"] * 30)
     assert tidied(f"###\n\n{long_text}") == long_text
     assert tidied("Text.\n\n###") == "Text."
+    assert tidied("One.\n\n\u200d\n\nTwo.") == "One.\n\nTwo."  # an empty paragraph of a site builder
+    assert tidied("می\u200cخواهم") == "می\u200cخواهم"  # a joiner inside a word stays

@@ -47,6 +47,8 @@ _BLOCK_START = re.compile(rf"\s*(?:#{{1,6}}\s|{LIST_MARKER}\s|>|\||```|~~~)")
 _EMPTY_HEADING = re.compile(r"\s{0,3}#{1,6}")  # a heading with nothing in it
 #: What cannot be a heading's text: another heading, a bullet, a quote, a table row, a fence.
 _NO_HEADING_TEXT = re.compile(r"\s*(?:#{1,6}(?:\s|$)|[-*+]\s|>|\||```|~~~)")
+#: Characters that take no room: a line of them alone is a blank line to a reader.
+_INVISIBLE = " \t\u200b\u200c\u200d\u2060\ufeff"
 MAX_HEADING_WORDS = 25  # a longer line after an empty heading is the section's text, not its title
 
 
@@ -67,7 +69,8 @@ def tidied(markdown: str) -> str:
     paragraph to a renderer) come together as a tight list. Pipe rows a step after the extractors put
     back are made whole tables (``complete_tables``). A heading whose text the page set in a block of
     its own (``<h3><div>Step 1: …</div></h3>``) was written "###" with its text a paragraph below: the
-    text goes back into it; an empty heading with no such text goes.
+    text goes back into it; an empty heading with no such text goes. So does a line of only zero-width
+    characters (a site builder's empty paragraph holds a zero-width joiner).
     """
     out: list[str] = []
     fences = CodeFences()
@@ -84,6 +87,8 @@ def tidied(markdown: str) -> str:
                 out.append("")
             continue
         line = line.rstrip()
+        if not line.strip(_INVISIBLE):  # a paragraph of a zero-width joiner (an empty <p>) is none
+            line = ""
         if _EMPTY_HEADING.fullmatch(line):
             heading = line.strip()
             continue
