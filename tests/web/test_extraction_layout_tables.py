@@ -42,6 +42,9 @@ def test_a_cells_loose_text_becomes_paragraphs_and_a_data_table_in_it_stays_a_ta
 def test_data_tables_and_short_cells_stay_tables() -> None:
     long_datum = "<tr><td>" + "word " * 200 + "</td><td>x</td></tr>"  # long, but one block: a datum
     two_short_blocks = "<tr><td><p>Short</p><p>cell</p></td></tr>"
-    for table in (PRICES, f"<table>{long_datum}</table>", f"<table>{two_short_blocks}</table>"):
+    # A schedule whose one long cell (a week's readings, in paragraphs) holds few of its words.
+    weeks = "".join(f"<tr><td>Week {n}</td><td>{'topic words ' * 40}</td></tr>" for n in range(8))
+    schedule = f"<table>{weeks}<tr><td>Week 9</td><td><p>{'reading ' * 150}</p><p>more</p></td></tr></table>"
+    for table in (PRICES, f"<table>{long_datum}</table>", f"<table>{two_short_blocks}</table>", schedule):
         root = parse_html(f"<html><body>{table}</body></html>")
         assert unlay_tables(root) == 0 and root.find(".//table") is not None

@@ -4,12 +4,14 @@ Pages written before style sheets (a weekly's edition, a book's web text, a libr
 blog theme of the time) set the whole page in a table and its article in one cell: heading, byline
 and fifty paragraphs. The extractors read such a cell as a table's datum, and the reading was a table
 of one cell holding the whole article, every paragraph run into one line of up to 80,000 characters.
-A cell that holds ``MIN_BLOCKS`` blocks or more and a page column's worth of words
-(``LAYOUT_CELL_WORDS``) is no datum: its table, and the tables around it, are re-tagged as blocks
-before the extractors read the page, so that its paragraphs and headings read as paragraphs and
-headings. The text a cell holds outside its blocks goes into paragraphs of its own, as a browser
-shows it (loose in a block, trafilatura took a story's first paragraph, its words linked to notes,
-for furniture). A data table inside such a cell stays a table.
+A cell that holds ``MIN_BLOCKS`` blocks or more, a page column's worth of words
+(``LAYOUT_CELL_WORDS``) and most of its table's words (or sits in a table of one column) is no
+datum: its table, and the tables around it, are re-tagged as blocks before the extractors read the
+page, so that its paragraphs and headings read as paragraphs and headings. The text a cell holds
+outside its blocks goes into paragraphs of its own, as a browser shows it (loose in a block,
+trafilatura took a story's first paragraph, its words linked to notes, for furniture). A data table
+inside such a cell stays a table, and so does a data table with one long cell (a course's schedule
+whose reading list fills one row).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .tree import BLOCK_TAGS
 __all__ = ["unlay_tables"]
 
 MIN_BLOCKS = 2  # blocks in one cell (paragraphs, headings, lists …) that make it a page column
+COLUMN_SHARE = 0.5  # of its table's words, that a page column holds
 _CELL_TAGS = ("td", "th")
 _TABLE_PARTS = ("tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup", "col")
 
@@ -35,13 +38,28 @@ def unlay_tables(root: Any) -> int:
     for cell in root.iter(*_CELL_TAGS):
         if not len(cell) or next(islice(cell.iter(*BLOCK_TAGS), MIN_BLOCKS - 1, None), None) is None:
             continue  # fewer than MIN_BLOCKS blocks in it
-        if word_count(cell.text_content()) < LAYOUT_CELL_WORDS:
+        words = word_count(cell.text_content())
+        if words < LAYOUT_CELL_WORDS:
             continue
-        for table in cell.iterancestors("table"):
-            layout.setdefault(table)
+        table = next(cell.iterancestors("table"), None)
+        if table is None or not _page_column(table, words):
+            continue
+        layout.setdefault(table)
+        for outer in table.iterancestors("table"):
+            layout.setdefault(outer)
     for table in layout:
         _unlay(table)
     return len(layout)
+
+
+def _page_column(table: Any, words: int) -> bool:
+    """Whether a cell of ``words`` words makes ``table`` a layout: the cell holds most of the table's
+    words (``COLUMN_SHARE``), or the table has one column (a thread laid out a post a row). A data table
+    with one long cell (a course's schedule, its reading list in one row) stays a table."""
+    rows = table.xpath("./tr|./*/tr")
+    if all(len(row.xpath("./td|./th")) <= 1 for row in rows):
+        return True
+    return words >= COLUMN_SHARE * word_count(table.text_content())
 
 
 def _unlay(table: Any) -> None:

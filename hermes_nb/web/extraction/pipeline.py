@@ -14,6 +14,7 @@ from . import candidates as cands
 from .ad_labels import drop_ad_labels
 from .block_links import open_block_links
 from .captions import captions_before_tables
+from .cell_lists import unlist_cells
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .code_figures import open_code_figures
 from .control_lines import drop_control_lines
@@ -117,6 +118,7 @@ _CHANGES = (
     "streamed_segments_placed",
     "deep_wrappers_unwrapped",
     "layout_tables_unlaid",
+    "cell_lists_read",
     "formulas_read_as_tex",
     "heading_controls_dropped",
     "ruby_annotations_dropped",
@@ -344,6 +346,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     unlist_sections(root)
     # A page column set in a table cell read as its blocks, not as one cell's line (layout_tables.py).
     changes["layout_tables_unlaid"] = unlay_tables(root)
+    # Lists in the cells of the tables left, read as the cells' text: trafilatura empties such a cell.
+    changes["cell_lists_read"] = unlist_cells(root)
     pair_definitions(root)  # a definition list's terms and short values on one line (definition_lists.py)
     captions_before_tables(root)  # a caption as the paragraph above its table (captions.py)
     unwrap_source_lines(root)  # the source's line breaks, spaces to a reader (source_wrapping.py)
