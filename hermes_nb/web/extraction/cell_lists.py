@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["unlist_cells"]
+from .sectioned_lists import as_blocks
 
-_LISTS = ("ul", "ol")
+__all__ = ["unlist_cells"]
 
 
 def unlist_cells(root: Any) -> int:
     """Re-tag as ``<div>`` each list (and its items) inside a table cell; how many lists."""
     lists = root.xpath("//td//ul|//td//ol|//th//ul|//th//ol")
     for listing in lists:
-        listing.tag = "div"
-        for item in listing:
-            if item.tag == "li":
-                item.tag = "div"
+        as_blocks(listing)
     return len(lists)

@@ -27,8 +27,13 @@ def unlist_sections(root: Any) -> int:
             if parent is not None and parent.tag in ("ul", "ol"):
                 lists.setdefault(parent)
     for listing in lists:
-        listing.tag = "div"
-        for item in listing:
-            if item.tag == "li":
-                item.tag = "div"
+        as_blocks(listing)
     return len(lists)
+
+
+def as_blocks(listing: Any) -> None:
+    """``listing`` (a ``<ul>`` or ``<ol>``) and its items re-tagged ``<div>``: blocks, no list."""
+    listing.tag = "div"
+    for item in listing:
+        if item.tag == "li":
+            item.tag = "div"
