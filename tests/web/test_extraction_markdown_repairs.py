@@ -190,3 +190,7 @@ def test_a_headings_text_set_below_it_goes_back_into_it_and_an_empty_heading_goe
     assert tidied("Text.\n\n###") == "Text."
     assert tidied("One.\n\n\u200d\n\nTwo.") == "One.\n\nTwo."  # an empty paragraph of a site builder
     assert tidied("می\u200cخواهم") == "می\u200cخواهم"  # a joiner inside a word stays
+    # A heading all in bold (<h3><strong>): the marks say nothing a heading does not.
+    assert tidied("### **Information from other users**") == "### Information from other users"
+    assert tidied("## **Plans** and **prices**") == "## **Plans** and **prices**"  # bold inside stays
+    assert tidied("**Not a heading**") == "**Not a heading**"

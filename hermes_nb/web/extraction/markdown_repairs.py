@@ -50,6 +50,8 @@ _NO_HEADING_TEXT = re.compile(r"\s*(?:#{1,6}(?:\s|$)|[-*+]\s|>|\||```|~~~)")
 #: Characters that take no room: a line of them alone is a blank line to a reader.
 _INVISIBLE = " \t\u200b\u200c\u200d\u2060\ufeff"
 MAX_HEADING_WORDS = 25  # a longer line after an empty heading is the section's text, not its title
+#: A heading whose whole text is bold (``<h3><strong>…</strong></h3>``): a heading is bold already.
+_BOLD_HEADING = re.compile(r"^(\s{0,3}#{1,6} )\*\*((?:(?!\*\*).)+)\*\*$")
 
 
 def repaired(markdown: str) -> str:
@@ -70,7 +72,8 @@ def tidied(markdown: str) -> str:
     back are made whole tables (``complete_tables``). A heading whose text the page set in a block of
     its own (``<h3><div>Step 1: …</div></h3>``) was written "###" with its text a paragraph below: the
     text goes back into it; an empty heading with no such text goes. So does a line of only zero-width
-    characters (a site builder's empty paragraph holds a zero-width joiner).
+    characters (a site builder's empty paragraph holds a zero-width joiner). A heading all in bold
+    loses the marks (``### **Pricing**``: a heading is bold already).
     """
     out: list[str] = []
     fences = CodeFences()
@@ -96,6 +99,7 @@ def tidied(markdown: str) -> str:
             if not _NO_HEADING_TEXT.match(line) and len(line.split()) <= MAX_HEADING_WORDS:
                 line = f"{heading} {line.strip()}"
             heading = ""
+        line = _BOLD_HEADING.sub(r"\1\2", line)
         if _EMPTY_ITEM.fullmatch(line):
             marker = line
             continue
