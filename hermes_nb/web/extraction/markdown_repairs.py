@@ -19,7 +19,9 @@ what the page meant.
 
 ``tidied`` is the last touch on every reading, whichever extractor made it: trailing spaces, runs of
 blank lines and empty list items go, and a list item's text written on the line after its marker
-comes back to it.
+comes back to it. It is also where tables are made whole (the first repair above, and the lone rows,
+spacer rows and misplaced delimiter rows ``_table_block`` mends), so that the rows a later step puts
+back are mended too.
 """
 
 
@@ -55,9 +57,9 @@ _BOLD_HEADING = re.compile(r"^(\s{0,3}#{1,6} )\*\*((?:(?!\*\*).)+)\*\*$")
 
 
 def repaired(markdown: str) -> str:
-    """``markdown`` with its code fences on lines of their own, no text indented into a code block,
-    and its tables whole."""
-    return complete_tables(source_indents_dropped(fences_on_own_lines(markdown)))
+    """``markdown`` with its code fences on lines of their own and no text indented into a code block
+    (its tables are made whole in ``tidied``, with every reading's)."""
+    return source_indents_dropped(fences_on_own_lines(markdown))
 
 
 def tidied(markdown: str) -> str:
