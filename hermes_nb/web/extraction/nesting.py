@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .unclosed import RAW_TEXT
+
 MAX_DEPTH = 200  # levels below <html> the walkers see; the extractors recurse a few frames per level
 PARSER_DEPTH = 2048  # libxml2's limit with XML_PARSE_HUGE: it stops reading the page there
 #: Elements that keep their place past ``MAX_DEPTH``: blocks of text that do not nest in themselves.
@@ -40,9 +42,9 @@ _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track",
      "wbr"}
 )
-#: Elements whose content is text to their end tag, never tags (``<script>`` holding ``"<div>"``).
-_RAW_TEXT = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-                       "plaintext"})
+#: Elements whose content is text, never tags: to their end tag (``unclosed.RAW_TEXT``), or to the
+#: page's end (``<plaintext>``).
+_RAW_TEXT = RAW_TEXT | {"plaintext"}
 _RAW_END = {name: re.compile(rf"</{name}(?![\w:-])", re.I) for name in _RAW_TEXT}
 #: A comment, or a start or end tag (a tag runs to the next ``>`` and never over a ``<``).
 _TAG = re.compile(r"<!--|<(/?)([A-Za-z][\w:-]*)([^<>]*)>")

@@ -46,15 +46,16 @@ _SIBLING_CLOSES = {
     "thead": ({"tbody", "thead", "tfoot", "tr", "td", "th"}, {"table"}),
     "tfoot": ({"tbody", "thead", "tfoot", "tr", "td", "th"}, {"table"}),
 }
-_RAW_TEXT = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"})
+#: Elements whose content is text to their end tag, never tags (``<script>`` holding ``"<div>"``).
+RAW_TEXT = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"})
 _DOCUMENT = frozenset({"body", "html"})  # end tags a page may send before its content ends
 #: A tag after the first </body> or </html> that a reader could see (not a script, style or link).
 _GOES_ON = re.compile(r"<(?!/|!|(?:script|style|link|meta|noscript|iframe|img)(?![\w-]))[A-Za-z]", re.I)
 #: A comment's start, and the tags of tracked and raw-text elements (no other tag changes what is
 #: open). A tag runs to the next ``>`` and never over a ``<``, so a page of broken tags costs one scan.
-_NAMES = "|".join(sorted(_TRACKED | _RAW_TEXT | _DOCUMENT, key=len, reverse=True))
+_NAMES = "|".join(sorted(_TRACKED | RAW_TEXT | _DOCUMENT, key=len, reverse=True))
 _TOKEN = re.compile(rf"<!--|<(/?)({_NAMES})(?![\w:-])([^<>]*)>", re.I)
-_RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW_TEXT}
+_RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in RAW_TEXT}
 
 
 def needs_closing(html: str) -> bool:
@@ -94,7 +95,7 @@ def close_unclosed(html: str) -> str:
                 done = m.end()
             continue
         if not closing:
-            if name in _RAW_TEXT and not rest.rstrip().endswith("/"):
+            if name in RAW_TEXT and not rest.rstrip().endswith("/"):
                 raw_end = _RAW_END[name].search(html, pos)
                 pos = raw_end.end() if raw_end else len(html)
             elif name in _TRACKED and not rest.rstrip().endswith("/"):
