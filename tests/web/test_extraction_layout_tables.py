@@ -48,3 +48,35 @@ def test_data_tables_and_short_cells_stay_tables() -> None:
     for table in (PRICES, f"<table>{long_datum}</table>", f"<table>{two_short_blocks}</table>", schedule):
         root = parse_html(f"<html><body>{table}</body></html>")
         assert unlay_tables(root) == 0 and root.find(".//table") is not None
+
+
+def _figures(title: str, rows: int) -> str:
+    body = "".join(f"<tr><td>Developer {n}</td><td>{100 - n}</td><td>{n}.5%</td></tr>" for n in range(rows))
+    return f"<table><tr><th colspan='3'>{title}</th></tr>{body}</table>"
+
+
+def test_data_tables_set_side_by_side_in_a_table_read_as_tables_under_its_title() -> None:
+    grid = (
+        "<table><tr><th colspan='2'>Most active developers</th></tr>"
+        f"<tr><td>{_figures('By changesets', 4)}</td><td>{_figures('By changed lines', 4)}</td></tr></table>"
+    )
+    prose = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    page = f"<html><body><article><h1>Development statistics</h1>{prose}{grid}{prose}</article></body></html>"
+    doc = convert(page, "text/html", url="https://example.org/Articles/2/")
+    lines = doc.content.split("\n")
+    assert "Most active developers" in lines
+    for title in ("By changesets", "By changed lines"):
+        at = lines.index(f"| {title} |  |  |")
+        assert lines[at + 1 : at + 3] == ["|---|---|---|", "| Developer 0 | 100 | 0.5% |"]
+    assert doc.metadata["layout_tables_unlaid"] == 1
+
+
+def test_a_table_is_no_grid_of_tables_when_a_cell_holds_words_besides_its_table() -> None:
+    root = parse_html(
+        f"<html><body><table><tr><td>{_figures('Figures', 3)}</td><td>{_figures('More', 3)}</td></tr>"
+        "<tr><td>A note under the figures that is longer than any title of a grid would be.</td></tr>"
+        f"</table><table><tr><td>Before the table {_figures('Figures', 3)}</td></tr></table>"
+        "<table><tr><td><table><tr><td>one</td></tr><tr><td>column</td></tr></table></td></tr></table>"
+        "</body></html>"
+    )
+    assert unlay_tables(root) == 0

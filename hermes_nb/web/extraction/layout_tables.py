@@ -12,6 +12,11 @@ outside its blocks goes into paragraphs of its own, as a browser shows it (loose
 trafilatura took a story's first paragraph, its words linked to notes, for furniture). A data table
 inside such a cell stays a table, and so does a data table with one long cell (a course's schedule
 whose reading list fills one row).
+
+A table that only sets data tables side by side (LWN's "most active developers", by changesets and
+by changed lines, under one title row) is a layout too: its cells ran into one line of a table, or
+the nested tables' cells into one paragraph. Such a grid is re-tagged as well, its title a paragraph
+above the tables it holds.
 """
 
 from __future__ import annotations
@@ -21,19 +26,21 @@ from typing import Any
 
 from .html_markdown import LAYOUT_CELL_WORDS
 from .scripts import word_count
+from .sectioned_lists import TABLE_ROWS
 from .tree import BLOCK_TAGS
 
 __all__ = ["unlay_tables"]
 
 MIN_BLOCKS = 2  # blocks in one cell (paragraphs, headings, lists …) that make it a page column
 COLUMN_SHARE = 0.5  # of its table's words, that a page column holds
+TITLE_WORDS = 8  # a cell of a table of tables that holds no table: its title, or nothing
 _CELL_TAGS = ("td", "th")
 _TABLE_PARTS = ("tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup", "col")
 
 
 def unlay_tables(root: Any) -> int:
-    """Re-tag as ``<div>`` each table that lays out a page column (and its rows and cells), and the
-    tables holding it; how many tables."""
+    """Re-tag as ``<div>`` each table that lays out a page column (and its rows and cells), the
+    tables holding it, and each grid of data tables; how many tables."""
     layout: dict[Any, None] = {}  # in document order, each once
     for cell in root.iter(*_CELL_TAGS):
         if not len(cell) or next(islice(cell.iter(*BLOCK_TAGS), MIN_BLOCKS - 1, None), None) is None:
@@ -47,6 +54,9 @@ def unlay_tables(root: Any) -> int:
         layout.setdefault(table)
         for outer in table.iterancestors("table"):
             layout.setdefault(outer)
+    for table in root.iter("table"):
+        if table not in layout and _grid_of_tables(table):
+            layout.setdefault(table)
     for table in layout:
         _unlay(table)
     return len(layout)
@@ -60,6 +70,35 @@ def _page_column(table: Any, words: int) -> bool:
     if all(len(row.xpath("./td|./th")) <= 1 for row in rows):
         return True
     return words >= COLUMN_SHARE * word_count(table.text_content())
+
+
+def _grid_of_tables(table: Any) -> bool:
+    """Whether ``table`` only sets data tables side by side (a table of figures per column): each of its
+    cells holds one data table and no words besides, or a title of at most ``TITLE_WORDS`` words."""
+    held = 0
+    for cell in table.xpath("./tr/td|./tr/th|./*/tr/td|./*/tr/th"):
+        inner = cell.xpath(".//table")
+        if not inner:
+            if word_count(cell.text_content()) > TITLE_WORDS:
+                return False
+            continue
+        if len(inner) > 1 or not _data_table(inner[0]):
+            return False
+        outside = word_count(cell.text_content()) - word_count(inner[0].text_content())
+        if outside:
+            return False
+        held += 1
+    return held > 0
+
+
+def _data_table(table: Any) -> bool:
+    """A table of ``TABLE_ROWS`` rows or more, one of them of two cells or more, and no table in it."""
+    rows = table.xpath("./tr|./*/tr")
+    return (
+        len(rows) >= TABLE_ROWS
+        and any(len(row.xpath("./td|./th")) >= 2 for row in rows)
+        and table.find(".//table") is None
+    )
 
 
 def _unlay(table: Any) -> None:

@@ -49,6 +49,7 @@ from .product_extras import drop_product_extras
 from .published_date import DATED_TYPES, found_date
 from .quotations import set_quotations
 from .quoted_posts import open_quoted_posts
+from .quoted_tables import unquote_tables
 from .repeats import drop_copied_sections, drop_repeats
 from .ruby import drop_ruby_annotations
 from .screen_reader_text import drop_screen_reader_text
@@ -117,6 +118,7 @@ _CHANGES = (
     "misnamed_blocks_kept",
     "streamed_segments_placed",
     "deep_wrappers_unwrapped",
+    "quoted_tables_unquoted",
     "layout_tables_unlaid",
     "cell_lists_read",
     "formulas_read_as_tex",
@@ -344,6 +346,8 @@ def _prepared(root: Any, guess: str | None) -> dict[str, int]:
     # and lists whose items hold tables read as blocks, the tables as tables (sectioned_lists.py).
     rewrite_preformatted(root)
     unlist_sections(root)
+    # Tables set in a <blockquote> to indent them, read as tables, not as one line (quoted_tables.py).
+    changes["quoted_tables_unquoted"] = unquote_tables(root)
     # A page column set in a table cell read as its blocks, not as one cell's line (layout_tables.py).
     changes["layout_tables_unlaid"] = unlay_tables(root)
     # Lists in the cells of the tables left, read as the cells' text: trafilatura empties such a cell.
