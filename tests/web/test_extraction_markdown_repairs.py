@@ -194,3 +194,25 @@ def test_a_headings_text_set_below_it_goes_back_into_it_and_an_empty_heading_goe
     assert tidied("### **Information from other users**") == "### Information from other users"
     assert tidied("## **Plans** and **prices**") == "## **Plans** and **prices**"  # bold inside stays
     assert tidied("**Not a heading**") == "**Not a heading**"
+
+
+def test_a_bracket_or_stop_set_on_a_line_of_its_own_goes_back_next_to_its_words() -> None:
+    # A listing's cell: a link, then "(", the site's link, ")" each on a line of its own.
+    row = "1. [Acme is hiring](https://acme.example)\n(\n[acme.example](https://news.example/from)\n)\n3 days"
+    assert tidied(row) == (
+        "1. [Acme is hiring](https://acme.example)\n([acme.example](https://news.example/from))\n3 days"
+    )
+    # A citation's closing stop, indented under its list item, and a greeting's "!".
+    assert tidied('5. **^** ["Le 15 Mai"](https://films.example)\n   .\n6. Next') == (
+        '5. **^** ["Le 15 Mai"](https://films.example).\n6. Next'
+    )
+    assert tidied("Hi\n!\nor") == "Hi!\nor"
+    # A paragraph of only a stop: nothing to read. After code, a table row or a blank: never joined.
+    assert tidied("View photo\n\n.\n\nVanessa Hicks") == "View photo\n\nVanessa Hicks"
+    assert tidied("```\nx = (\n)\n```\n)") == "```\nx = (\n)\n```"
+    assert tidied("| a | b |\n|---|---|\n| c | d |\n)") == "| a | b |\n|---|---|\n| c | d |\n)"
+    # A lone "(" before a block or at the end stays as it was; "..." and "(see" are words' lines.
+    assert tidied("(\n- item") == "(\n- item"
+    assert tidied("end\n(") == "end\n("
+    assert tidied("Wait\n...\nthen") == "Wait\n...\nthen"
+    assert tidied("text\n(see below)") == "text\n(see below)"

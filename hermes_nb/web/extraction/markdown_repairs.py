@@ -50,6 +50,9 @@ _EMPTY_HEADING = re.compile(r"\s{0,3}#{1,6}")  # a heading with nothing in it
 #: What cannot be a heading's text: another heading, a bullet, a quote, a table row, a fence.
 _NO_HEADING_TEXT = re.compile(r"\s*(?:#{1,6}(?:\s|$)|[-*+]\s|>|\||```|~~~)")
 #: Characters that take no room: a line of them alone is a blank line to a reader.
+#: A line of only the bracket or mark that closed an inline element the extractor set on lines of its
+#: own ("(", a link, ")" in a cell of a table; a citation's "."): it goes back on the line before it.
+_CLOSING = re.compile(r"[)\]]{0,2}[.,;:!?]?")
 _INVISIBLE = " \t\u200b\u200c\u200d\u2060\ufeff"
 MAX_HEADING_WORDS = 25  # a longer line after an empty heading is the section's text, not its title
 #: A heading whose whole text is bold (``<h3><strong>…</strong></h3>``): a heading is bold already.
@@ -75,7 +78,10 @@ def tidied(markdown: str) -> str:
     its own (``<h3><div>Step 1: …</div></h3>``) was written "###" with its text a paragraph below: the
     text goes back into it; an empty heading with no such text goes. So does a line of only zero-width
     characters (a site builder's empty paragraph holds a zero-width joiner). A heading all in bold
-    loses the marks (``### **Pricing**``: a heading is bold already).
+    loses the marks (``### **Pricing**``: a heading is bold already). A bracket or stop that closed an
+    inline element the extractor set on lines of its own (a listing's cell read "(", the site's link,
+    ")" on three lines; a citation's "." under its list item) goes back next to its words; a paragraph
+    of only a stop goes.
     """
     out: list[str] = []
     fences = CodeFences()
@@ -83,17 +89,39 @@ def tidied(markdown: str) -> str:
     heading = ""  # an empty heading's marks, waiting for its text past blank lines
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
     last_item = (-1, "")  # where in ``out`` the last list item is, and its indent and kind of marker
+    opener = ""  # a lone "(", waiting for the words of the line after it
+    text_before = False  # whether ``out[-1]`` is a line of text (not code, a table row or a blank)
     for line in lines:
         inside = fences.in_code
         if fences.read(line):
-            marker = heading = ""
+            if opener:
+                out.append(opener)
+            marker = heading = opener = ""
             out.append(line)
             if inside and not fences.in_code:  # a closing fence: a blank line before what follows
                 out.append("")
+            text_before = False
             continue
         line = line.rstrip()
         if not line.strip(_INVISIBLE):  # a paragraph of a zero-width joiner (an empty <p>) is none
             line = ""
+        if line.strip() and _CLOSING.fullmatch(line.strip()):  # ")" or "." an inline element ended on
+            if text_before:
+                out[-1] += line.strip()
+                continue
+            if not (out and out[-1]):  # a paragraph of it: nothing to read
+                continue
+        if line.strip() == "(":
+            if opener:
+                out.append(opener)
+            opener = line.strip()
+            continue
+        if opener:
+            if line and not _BLOCK_START.match(line):
+                line = f"{line[: len(line) - len(line.lstrip())]}{opener}{line.lstrip()}"
+            else:
+                out.append(opener)
+            opener = ""
         if _EMPTY_HEADING.fullmatch(line):
             heading = line.strip()
             continue
@@ -116,6 +144,9 @@ def tidied(markdown: str) -> str:
             last_item = (len(out), kind)
         if line or (out and out[-1]):
             out.append(line)
+        text_before = bool(line) and not _ROW.match(line)
+    if opener:
+        out.append(opener)
     return "\n".join(out).strip()
 
 
