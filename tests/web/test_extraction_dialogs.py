@@ -91,3 +91,20 @@ def test_aria_menus_and_navigation_go_on_every_page_a_page_that_is_one_menu_stay
     items = "<li role='menuitem'>Analytical engines of the age</li>" * 20
     root = parse_html(_page(f"<ul role='menu'>{items}</ul>"))
     assert drop_dialogs(root) == 0
+
+
+def test_a_pop_up_named_by_its_class_goes_a_link_that_opens_one_and_an_overlaid_story_stay() -> None:
+    popup = (
+        "<div class='elementor-popup-modal'><h2>Related posts</h2>"
+        "<p>Navigating the benefits system can be overwhelming while dealing with a condition.</p></div>"
+    )
+    success = "<section class='success-modal__content'><p>Your email has been sent!</p></section>"
+    note = "<a class='popup' href='#n1'>rather elderly</a>"  # a hypertext note: words of the sentence
+    root = parse_html(_page(f"<p>I am a {note} man. {PROSE * 3}</p>{popup}{success}"))
+    assert drop_dialogs(root) == 2
+    text = root.text_content()
+    assert "I am a rather elderly man." in text and "Related posts" not in text and "email" not in text
+    # A news site opening its story in an overlay (named "modal", holding the headline): the page.
+    story = f"<div class='render-target-modal'><article><h1>Engine</h1><p>{PROSE * 2}</p></article></div>"
+    root = parse_html(_page(f"<nav>Home</nav><p>{PROSE * 4}</p>{story}"))
+    assert drop_dialogs(root) == 0
