@@ -113,9 +113,9 @@ def drop_copied_sections(markdown: str) -> tuple[str, int]:
     has) neither extend nor break it; code blocks and tables break it.
     """
     blocks = _paragraphs(markdown)
-    seen: set[tuple[str, ...]] = set()
+    seen: set[str] = set()
     run: list[int] = []  # indexes of the current run's repeated paragraphs, short ones included
-    long_blocks: set[tuple[str, ...]] = set()  # the different ones CONTAINED_WORDS long or more
+    long_blocks: set[str] = set()  # the different ones CONTAINED_WORDS long or more
     dropped: list[int] = []
 
     def close_run() -> None:
@@ -128,16 +128,17 @@ def drop_copied_sections(markdown: str) -> tuple[str, int]:
         if opening_fence(block) or block.lstrip().startswith("|"):
             close_run()
             continue
-        key = tuple(w.lower() for w in split_words(block))
-        if not key:
+        words = split_words(block)
+        if not words:
             continue
+        key = " ".join(words).lower()  # the words, lower-cased whole (one call, not one a word)
         if key in seen:
             run.append(i)
-            if len(key) >= CONTAINED_WORDS:
+            if len(words) >= CONTAINED_WORDS:
                 long_blocks.add(key)
         else:
             seen.add(key)
-            if len(key) >= CONTAINED_WORDS:
+            if len(words) >= CONTAINED_WORDS:
                 close_run()
     close_run()
     if not dropped:
