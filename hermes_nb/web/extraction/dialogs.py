@@ -79,9 +79,8 @@ def _marked(root: Any) -> list[Any]:
     marked = []
     for el in root.iter(etree.Element):
         get = el.get
-        if el.tag == "dialog" or get("role") is not None or get("aria-modal") is not None:
-            marked.append(el)
-        elif el.tag in _MODAL_TAGS and (names := get("class")) and _MODAL_CLASS.search(names):
+        by_role = el.tag == "dialog" or get("role") is not None or get("aria-modal") is not None
+        if by_role or (el.tag in _MODAL_TAGS and (names := get("class")) and _MODAL_CLASS.search(names)):
             marked.append(el)
     return marked
 
