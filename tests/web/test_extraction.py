@@ -57,6 +57,20 @@ def test_hidden_elements_never_reach_the_text() -> None:
     assert drop_hidden(root) == 3 and "SECRET" not in visible_text(root)
 
 
+def test_elements_a_framework_class_hides_go_unless_a_class_shows_them_at_some_width() -> None:
+    body = (
+        f"<article><p>{PROSE * 3}</p><time class='d-none'>SECRETDNONE 2019-01-21T21:40:59Z</time>"
+        f"<div class='text-sm hidden'><p>SECRETTAILWIND {PROSE}</p></div>"
+        f"<div class='d-none d-md-block'><p>SHOWNWIDE one {PROSE}</p></div>"
+        f"<nav class='hidden lg:flex'><p>SHOWNLARGE two</p></nav>"
+        f"<p class='hidden-xs'>SHOWNSMALL three {PROSE}</p><p class='unhidden'>SHOWNTOO four</p></article>"
+    )
+    root = parse_html(_page(body))
+    assert drop_hidden(root) == 2
+    text = visible_text(root)
+    assert "SECRET" not in text and all(word in text for word in ("SHOWNWIDE", "SHOWNSMALL", "SHOWNTOO"))
+
+
 def test_a_loading_curtain_stays_however_much_state_the_scripts_carry() -> None:
     # The hidden element holds nearly all the text a reader sees; the page's script state is a hundred
     # times larger, and must not make the curtain look small.
