@@ -49,10 +49,10 @@ _BLOCK_START = re.compile(rf"\s*(?:#{{1,6}}\s|{LIST_MARKER}\s|>|\||```|~~~)")
 _EMPTY_HEADING = re.compile(r"\s{0,3}#{1,6}")  # a heading with nothing in it
 #: What cannot be a heading's text: another heading, a bullet, a quote, a table row, a fence.
 _NO_HEADING_TEXT = re.compile(r"\s*(?:#{1,6}(?:\s|$)|[-*+]\s|>|\||```|~~~)")
-#: Characters that take no room: a line of them alone is a blank line to a reader.
 #: A line of only the bracket or mark that closed an inline element the extractor set on lines of its
 #: own ("(", a link, ")" in a cell of a table; a citation's "."): it goes back on the line before it.
 _CLOSING = re.compile(r"[)\]]{0,2}[.,;:!?]?")
+#: Characters that take no room: a line of them alone is a blank line to a reader.
 _INVISIBLE = " \t\u200b\u200c\u200d\u2060\ufeff"
 MAX_HEADING_WORDS = 25  # a longer line after an empty heading is the section's text, not its title
 #: A heading whose whole text is bold (``<h3><strong>…</strong></h3>``): a heading is bold already.
