@@ -12,7 +12,7 @@ from .held_text import hold_for_trafilatura
 from .html_markdown import fragment_to_markdown, parse_fragment
 from .markdown_repairs import repaired
 from .scripts import split_words
-from .tree import LANDMARK_ROLES, LANDMARKS, UNSEEN, link_density, names, squashed_len
+from .tree import LANDMARK_ROLES, LANDMARKS, UNSEEN, link_density, names, squashed_len, visible_text
 
 #: Candidate names, in the order ``direct`` tries them when the chosen one is not confident enough.
 TRAFILATURA = "trafilatura"
@@ -23,6 +23,8 @@ SECTIONS = "sections"  # every content section of the page, boilerplate pruned (
 POSTS = "posts"  # every post of a thread, in order (forums, Q&A pages)
 CARDS = "cards"  # every card of a product grid or listing, in order
 NOSCRIPT = "noscript"  # the page's copy for readers without scripts (a thread a script app renders)
+RUN_ON_CHARS = 2000  # a line of trafilatura's reading this long may be an article run into one line
+ARTICLE_KEY_WORDS = 30  # the first words of such a line that must be an article's first words
 
 #: Class or id words of page furniture: navigation, headers, footers, cookie banners, sharing, facets.
 _FURNITURE = Caseless(
@@ -92,8 +94,33 @@ def trafilatura_candidate(
     finally:
         held.release()
     text = getattr(found, "text", None) or "" if found is not None else ""
-    text = repaired(held.given_back(text))
+    text = _articles_reread(repaired(held.given_back(text)), root)
     return Candidate(mode, unicodedata.normalize("NFC", text).strip())
+
+
+def _articles_reread(text: str, root: Any) -> str:
+    """``text`` with each line that is a whole ``<article>`` run into one line replaced by the article
+    read block by block.
+
+    trafilatura's last resort (its baseline, when its reading comes out short) takes each outermost
+    ``<article>``'s text as one paragraph: a ranking page's whole hero, a news listing's every story,
+    read as one line of thousands of characters. Such a line is known by its length and its first
+    ``ARTICLE_KEY_WORDS`` words, which are the article's.
+    """
+    if not any(len(line) >= RUN_ON_CHARS for line in text.split("\n")):
+        return text
+    articles = root.xpath("//article[not(ancestor::article)]")
+    keys = {_first_words(visible_text(article)): article for article in articles}
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        article = keys.get(_first_words(line)) if len(line) >= RUN_ON_CHARS else None
+        if article is not None:
+            lines[i] = fragment_to_markdown(_pruned(article, None)) or line
+    return "\n".join(lines)
+
+
+def _first_words(text: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in split_words(text)[:ARTICLE_KEY_WORDS])
 
 
 def sections_candidate(root: Any, *, at_least: float = 0) -> Candidate:
