@@ -107,11 +107,11 @@ def _articles_reread(text: str, root: Any) -> str:
     read as one line of thousands of characters. Such a line is known by its length and its first
     ``ARTICLE_KEY_WORDS`` words, which are the article's.
     """
-    if not any(len(line) >= RUN_ON_CHARS for line in text.split("\n")):
+    lines = text.split("\n")
+    if not any(len(line) >= RUN_ON_CHARS for line in lines):
         return text
     articles = root.xpath("//article[not(ancestor::article)]")
     keys = {_first_words(visible_text(article)): article for article in articles}
-    lines = text.split("\n")
     for i, line in enumerate(lines):
         article = keys.get(_first_words(line)) if len(line) >= RUN_ON_CHARS else None
         if article is not None:

@@ -80,7 +80,7 @@ def _marked(root: Any) -> list[Any]:
     for el in root.iter(etree.Element):
         get = el.get
         by_role = el.tag == "dialog" or get("role") is not None or get("aria-modal") is not None
-        if by_role or (el.tag in _MODAL_TAGS and (names := get("class")) and _MODAL_CLASS.search(names)):
+        if by_role or (el.tag in _MODAL_TAGS and _modal_by_class(el)):  # the call only for blocks: cheap
             marked.append(el)
     return marked
 

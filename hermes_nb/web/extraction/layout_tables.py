@@ -27,7 +27,7 @@ from typing import Any
 from .html_markdown import LAYOUT_CELL_WORDS
 from .scripts import word_count
 from .sectioned_lists import TABLE_ROWS
-from .tree import BLOCK_TAGS
+from .tree import BLOCK_TAGS, table_rows
 
 __all__ = ["unlay_tables"]
 
@@ -66,7 +66,7 @@ def _page_column(table: Any, words: int) -> bool:
     """Whether a cell of ``words`` words makes ``table`` a layout: the cell holds most of the table's
     words (``COLUMN_SHARE``), or the table has one column (a thread laid out a post a row). A data table
     with one long cell (a course's schedule, its reading list in one row) stays a table."""
-    rows = table.xpath("./tr|./*/tr")
+    rows = table_rows(table)
     if all(len(row.xpath("./td|./th")) <= 1 for row in rows):
         return True
     return words >= COLUMN_SHARE * word_count(table.text_content())
@@ -75,6 +75,8 @@ def _page_column(table: Any, words: int) -> bool:
 def _grid_of_tables(table: Any) -> bool:
     """Whether ``table`` only sets data tables side by side (a table of figures per column): each of its
     cells holds one data table and no words besides, or a title of at most ``TITLE_WORDS`` words."""
+    if table.find(".//table") is None:  # most tables: none nested, no grid
+        return False
     held = 0
     for cell in table.xpath("./tr/td|./tr/th|./*/tr/td|./*/tr/th"):
         inner = cell.xpath(".//table")
@@ -93,7 +95,7 @@ def _grid_of_tables(table: Any) -> bool:
 
 def _data_table(table: Any) -> bool:
     """A table of ``TABLE_ROWS`` rows or more, one of them of two cells or more, and no table in it."""
-    rows = table.xpath("./tr|./*/tr")
+    rows = table_rows(table)
     return (
         len(rows) >= TABLE_ROWS
         and any(len(row.xpath("./td|./th")) >= 2 for row in rows)

@@ -89,14 +89,15 @@ def tidied(markdown: str) -> str:
     heading = ""  # an empty heading's marks, waiting for its text past blank lines
     marker = ""  # an empty list item's marker, waiting for the text of the line after it
     last_item = (-1, "")  # where in ``out`` the last list item is, and its indent and kind of marker
-    opener = ""  # a lone "(", waiting for the words of the line after it
+    paren = False  # a lone "(" waits for the words of the line after it
     text_before = False  # whether ``out[-1]`` is a line of text (not code, a table row or a blank)
     for line in lines:
         inside = fences.in_code
         if fences.read(line):
-            if opener:
-                out.append(opener)
-            marker = heading = opener = ""
+            if paren:
+                out.append("(")
+            marker = heading = ""
+            paren = False
             out.append(line)
             if inside and not fences.in_code:  # a closing fence: a blank line before what follows
                 out.append("")
@@ -112,16 +113,16 @@ def tidied(markdown: str) -> str:
             if not (out and out[-1]):  # a paragraph of it: nothing to read
                 continue
         if line.strip() == "(":
-            if opener:
-                out.append(opener)
-            opener = line.strip()
+            if paren:
+                out.append("(")
+            paren = True
             continue
-        if opener:
+        if paren:
             if line and not _BLOCK_START.match(line):
-                line = f"{line[: len(line) - len(line.lstrip())]}{opener}{line.lstrip()}"
+                line = f"{line[: len(line) - len(line.lstrip())]}({line.lstrip()}"
             else:
-                out.append(opener)
-            opener = ""
+                out.append("(")
+            paren = False
         if _EMPTY_HEADING.fullmatch(line):
             heading = line.strip()
             continue
@@ -145,8 +146,8 @@ def tidied(markdown: str) -> str:
         if line or (out and out[-1]):
             out.append(line)
         text_before = bool(line) and not _ROW.match(line)
-    if opener:
-        out.append(opener)
+    if paren:
+        out.append("(")
     return "\n".join(out).strip()
 
 

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .sectioned_lists import TABLE_ROWS
+from .sectioned_lists import data_tables
 
 
 def unquote_tables(root: Any) -> int:
     """Re-tag as ``<div>`` each blockquote that holds a data table; how many."""
     quotes: dict[Any, None] = {}  # each once
-    for table in root.iter("table"):
-        if len(table.xpath("./tr|./*/tr")) < TABLE_ROWS:
-            continue
+    for table in data_tables(root):
         for quote in table.iterancestors("blockquote"):
             quotes.setdefault(quote)
     for quote in quotes:

@@ -11,7 +11,10 @@ items hold only headings stay lists: re-tagged, trafilatura took a grid's cards 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+from .tree import table_rows
 
 TABLE_ROWS = 2  # a table of this many rows or more in an item makes its list a list of sections
 
@@ -19,9 +22,7 @@ TABLE_ROWS = 2  # a table of this many rows or more in an item makes its list a 
 def unlist_sections(root: Any) -> int:
     """Re-tag as ``<div>`` each list any of whose items holds a data table, and its items; how many."""
     lists: dict[Any, None] = {}  # in document order, each once
-    for table in root.iter("table"):
-        if len(table.xpath("./tr|./*/tr")) < TABLE_ROWS:
-            continue
+    for table in data_tables(root):
         for ancestor in table.iterancestors("li"):
             parent = ancestor.getparent()
             if parent is not None and parent.tag in ("ul", "ol"):
@@ -29,6 +30,11 @@ def unlist_sections(root: Any) -> int:
     for listing in lists:
         as_blocks(listing)
     return len(lists)
+
+
+def data_tables(root: Any) -> Iterator[Any]:
+    """The tables below ``root`` of ``TABLE_ROWS`` rows or more, in document order."""
+    return (table for table in root.iter("table") if len(table_rows(table)) >= TABLE_ROWS)
 
 
 def as_blocks(listing: Any) -> None:

@@ -151,6 +151,11 @@ def is_hidden(el: Any) -> bool:
     return bool(classes) and bool(_HIDDEN_CLASS.search(classes)) and not _SHOWN_AT_WIDTH.search(classes)
 
 
+def table_rows(table: Any) -> list[Any]:
+    """``table``'s own rows (in its body, head or foot too), not those of a table nested in it."""
+    return list(table.xpath("./tr|./*/tr"))
+
+
 def within(el: Any, tags: frozenset[str]) -> bool:
     """True when ``el`` or one of its ancestors is one of ``tags`` (a walk in C)."""
     return el.tag in tags or next(el.iterancestors(*tags), None) is not None
