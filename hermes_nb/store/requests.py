@@ -112,15 +112,15 @@ def key_of(request: dict[str, Any]) -> str:
 def describe(request: dict[str, Any]) -> str:
     """One line naming a request: ``search 'python' (limit 5, backend auto)``."""
     kind = request.get("kind")
+    figures = _FIGURES_NOTE if request.get("images") else ""  # pages read with their figures
     if kind == "search":
         return f"search {request['query']!r} (limit {request['limit']}, backend {request['backend']})"
     if kind == "extract":
-        figures = _FIGURES_NOTE if request.get("images") else ""
         return f"extract {request['url']} (backend {request['backend']}{figures})"
     if kind == "crawl":
         return (
             f"crawl {request['url']} (depth {request['depth']}, limit {request['limit']}, "
-            f"backend {request['backend']}{_FIGURES_NOTE if request.get('images') else ''})"
+            f"backend {request['backend']}{figures})"
         )
     if kind == "image":
         return (
