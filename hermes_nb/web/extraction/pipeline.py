@@ -18,6 +18,7 @@ from .cell_lists import unlist_cells
 from .choose import GROWTH, Choice, agreement, choose, confidence, contains, prose_share, words
 from .code_figures import open_code_figures
 from .control_lines import drop_control_lines
+from .data_lines import drop_data_lines
 from .declared_faq import faq_labels, page_faq, restore_faq
 from .definition_lists import pair_definitions
 from .dialogs import drop_dialogs
@@ -110,6 +111,7 @@ _CHANGES = (
     "hidden_elements_dropped",
     "repeated_blocks_dropped",
     "identifier_lines_dropped",
+    "data_lines_dropped",
     "ad_labels_dropped",
     "control_lines_dropped",
     "script_notices_dropped",
@@ -231,6 +233,8 @@ def html_to_markdown(
     choice, changes["identifier_lines_dropped"] = _edited(
         choice, drop_identifier_lines, "lines of identifiers dropped"
     )
+    if guess != "documentation":  # a reference page may show an example object in a paragraph
+        choice, changes["data_lines_dropped"] = _edited(choice, drop_data_lines, "lines of data dropped")
     choice, changes["ad_labels_dropped"] = _edited(choice, drop_ad_labels, "advertisement labels dropped")
     choice, changes["control_lines_dropped"] = _edited(choice, drop_control_lines, "page controls dropped")
     choice, changes["lost_lists_restored"] = _edited(
