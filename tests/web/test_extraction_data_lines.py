@@ -80,3 +80,10 @@ def test_documentation_keeps_an_example_object() -> None:
     assert doc.metadata["page_type"] == "documentation"
     assert "GridWidget" in doc.content
     assert "data_lines_dropped" not in doc.metadata
+
+
+def test_a_line_nested_past_the_parsers_is_no_error() -> None:
+    deep = '{"a":' * 5000 + "1" + "}" * 5000
+    assert _parsed(deep) is None  # both parsers give up (too deep), without an exception
+    assert is_data(deep)  # and it reads as data by its keys
+    assert drop_data_lines(f"{PROSE}\n\n{'[' * 3000}{{}}{']' * 3000}")[0].startswith(PROSE)
