@@ -97,6 +97,20 @@ CASES = [
         "".join(f"<section><h2>Part {i}</h2><p>{PROSE}</p></section>" for i in range(5)),
         "service",
     ),
+    # a post at a short product-shaped path ("/p/", as newsletter platforms write their posts) that
+    # declares itself an article and shows no price is an article; with a price it is a product
+    (
+        "https://writer.example/p/what-the-river-knows",
+        '<meta property="og:type" content="article">',
+        f"<article><h1>What the river knows</h1><p>{PROSE * 4}</p></article>",
+        "article",
+    ),
+    (
+        "https://shop.example/product/hair-dryer",
+        '<meta property="og:type" content="article">',
+        f"<h1>Hair dryer</h1><p class='price'>$89.00</p><p>{PROSE}</p>",
+        "product",
+    ),
     # a post filed under an archive folder is still an article
     (
         "https://blog.example/archive/2025/12/week-two.html",
