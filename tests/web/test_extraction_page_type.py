@@ -111,6 +111,20 @@ CASES = [
         f"<h1>Hair dryer</h1><p class='price'>$89.00</p><p>{PROSE}</p>",
         "product",
     ),
+    # Open Graph's "product.group" at a collection's URL is a shop's category page; at a product's URL it
+    # is an item with variants
+    (
+        "https://shop.example/collections/wallets",
+        '<meta property="og:type" content="product.group">',
+        f"<h1>Wallets</h1><p>{PROSE}</p>{_cards(4, priced=False)}",
+        "collection",
+    ),
+    (
+        "https://shop.example/products/wallet",
+        '<meta property="og:type" content="product.group">',
+        f"<h1>Wallet</h1><p>{PROSE}</p>",
+        "product",
+    ),
     # a post filed under an archive folder is still an article
     (
         "https://blog.example/archive/2025/12/week-two.html",

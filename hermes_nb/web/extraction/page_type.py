@@ -107,6 +107,10 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
     ):
         if cards >= CARDS and priced >= PRICES and types & _COLLECTION_LD:
             return "collection"
+        # Open Graph's "a group of products" at a collection's URL: a shop's category page, not an item
+        # with variants (tune part of WCXB: a wallet collection 0.30 -> 0.75, a beard-oil range +0.08).
+        if og == "product.group" and _COLLECTION_URL.search(full):
+            return "collection"
         return "product"
     if types & _COLLECTION_LD or "ItemList" in types and priced >= PRICES:
         return "collection" if priced >= PRICES or _COLLECTION_URL.search(full) else "listing"
