@@ -103,7 +103,7 @@ def classify(root: Any, url: str, meta: dict[str, Any]) -> str | None:
     # that does not declare itself an article: newsletter platforms publish their posts at "/p/…"
     # (tune part of WCXB: 5 posts typed product read as articles, +0.003 to +0.008 each).
     if types & _PRODUCT_LD or og.startswith("product") or og.endswith(":item") or (
-        _PRODUCT_URL.search(path) and (cards < CARDS and not article or _own_price(root, best))
+        _PRODUCT_URL.search(path) and ((cards < CARDS and not article) or _own_price(root, best))
     ):
         if cards >= CARDS and priced >= PRICES and types & _COLLECTION_LD:
             return "collection"
