@@ -42,7 +42,9 @@ def test_every_html_page_carries_confidence_page_type_and_extractor() -> None:
         "<html><head><title>App</title></head><body><div id=root></div><script>go()</script></body>"
     )
     assert shell.title == "App" and shell.content == "" and shell.metadata["confidence"] == 0.0
-    assert shell.metadata["page_type"] == "other" and shell.metadata["extractor"] == "visible-text"
+    # no word to show and a script to run: the scripts write its text (test_extraction_shell.py)
+    assert shell.metadata["page_type"] == "other" and shell.metadata["extractor"] == "none"
+    assert shell.metadata["rendered_by_scripts"] is True
 
 
 def test_hidden_elements_never_reach_the_text() -> None:

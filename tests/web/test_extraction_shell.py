@@ -80,3 +80,24 @@ def test_scaffolding_needs_every_word_hidden_and_a_short_reading() -> None:
     assert not hidden_scaffolding(shown, "Shopmart")  # the page has text of its own: a failed reading
     tab = parse_html(_page(f"<div class='accordion'><div style='display:none'><p>{PROSE}</p></div></div>"))
     assert not hidden_scaffolding(tab, PROSE)  # an accordion's hidden text is content
+
+
+def test_a_shell_showing_no_word_at_all_reads_as_rendered_by_its_scripts() -> None:
+    splash = "<section id='splash'><div class='preloader'><div class='dots'></div></div></section>"
+    app = "<div class='hidden' id='data-preloaded'></div><section id='main'></section>"
+    html = (
+        "<html><head><title>Which kettle? - Kitchen Forum</title></head>"
+        f"<body>{splash}{app}<script src='/assets/app.js'></script></body></html>"
+    )
+    doc = content.convert(html, "text/html", url="https://forum.example.org/t/which-kettle/42")
+    assert doc.content == ""
+    assert doc.metadata["rendered_by_scripts"] is True and doc.metadata["extractor"] == "none"
+    assert doc.title == "Which kettle? - Kitchen Forum"
+
+
+def test_an_empty_page_without_scripts_is_an_empty_page() -> None:
+    html = "<html><head><title>Blank</title></head><body><div id='main'></div></body></html>"
+    doc = content.convert(html, "text/html", url="https://example.org/blank")
+    assert doc.content == ""
+    assert "rendered_by_scripts" not in doc.metadata
+    assert doc.metadata["extractor"] == "visible-text"

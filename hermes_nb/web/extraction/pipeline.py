@@ -256,6 +256,10 @@ def html_to_markdown(
         return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
         visible = restore_code_languages(restore_formulas(visible_text(root), formulas))
+        # Not a word to show, with or without the steps' drops, and scripts to run: an application
+        # shell whose scripts write its text (a forum app's splash screen), not an empty page.
+        if not visible.strip() and _SCRIPT_TAG.search(html) and not visible_text_of(html).strip():
+            return _unrendered(title, _recorded(meta, changes), tried)
         return _stub(html, url, visible=visible, title=title, meta=_recorded(meta, changes), tried=tried)
     text = tidied(restore_code_languages(restore_formulas(choice.candidate.markdown, formulas)))
     if _RUN_IN_HEADING.search(text):  # a list item's heading run into its text (flattened_headings.py)

@@ -10,7 +10,8 @@ hides for screen readers and scripts (a site name, a skip link). Neither is the 
   nothing outside links (``SHELL_WORDS``), is scaffolding, not a reading.
 
 A page left with nothing is read as empty and says why (``pipeline``), so that a caller can render it
-with a browser rather than take a notice for its text.
+with a browser rather than take a notice for its text; so is a page that shows no word at all, with or
+without the steps' drops, and holds a script (a forum app's splash screen and its empty mount point).
 """
 
 from __future__ import annotations
