@@ -58,6 +58,35 @@ def test_each_pre_becomes_one_code_of_its_lines() -> None:
     assert rewrite_preformatted(parse_html("<html><body><pre> </pre><p>text</p></body></html>")) == 0
 
 
+def test_line_spans_a_highlighter_draws_as_lines_are_lines() -> None:
+    # Gatsby's highlighted lines and a Shiki build that leaves out the breaks between its line spans:
+    # each span is a line of its own (the page's style sheet draws it as a block).
+    gatsby = (
+        "<pre class='language-jsx'><code>function Example() {\n"
+        "<span class='gatsby-highlight-code-line'>  // Similar to componentDidMount:</span>"
+        "<span class='gatsby-highlight-code-line'>  useEffect(() => {</span>"
+        "<span class='gatsby-highlight-code-line'>    document.title = title;</span>"
+        "<span class='gatsby-highlight-code-line'>  });</span>\n}\n</code></pre>"
+    )
+    assert _code(gatsby) == (
+        "\u27e6code jsx\u27e7\nfunction Example() {\n  // Similar to componentDidMount:\n"
+        "  useEffect(() => {\n    document.title = title;\n  });\n}\n"
+    )
+    shiki = (
+        "<pre><code><span class='line'>npm create vite@latest app</span>"
+        "<span class='line'>cd app</span></code></pre>"
+    )
+    assert _code(shiki) == "npm create vite@latest app\ncd app\n"
+    # Where the markup writes the break after each line span, the span is inline: no blank lines.
+    spaced = "<pre><code><span class='line'>a = 1</span>\n<span class='line'>b = 2</span>\n</code></pre>"
+    assert _code(spaced) == "a = 1\nb = 2\n"
+    # Line numbers and other spans named after lines are no lines of their own.
+    numbered = (
+        "<pre><code><span class='line-numbers'>1</span>x = 1\n<span class='lines'>y</span> = 2</code></pre>"
+    )
+    assert _code(numbered) == "1x = 1\ny = 2\n"
+
+
 def test_a_documentation_page_keeps_its_listings_as_code_blocks_in_every_format() -> None:
     page = (
         "<html><head><title>functools</title></head><body><main><h1>functools</h1>"

@@ -6,14 +6,15 @@ text holds a line break; any other ``<pre>`` it reads as a quotation flattened t
 listings (``<pre><span>…``: the Python documentation) and code blocks that draw a ``<div>`` per line
 (Stripe's, Astro's) came out as a paragraph of run-together code with Markdown escapes in it, and a
 one-line command as a code span. Before the extractors read the page, each outermost ``<pre>`` is
-rewritten as ``<pre><code>text</code></pre>``, its text as a reader sees it, ending in a line
-break: a line per line element (``<div>``, ``<p>``, ``<li>``, ``<tr>``) or ``<br>``, highlighting
-spans and copy buttons gone; a listing framed by a one-row table, with or without a line-number
-gutter (Hugo's, Pygments' and WordPress's WP-Syntax listings), is its code alone. On the tune part
-of WCXB the readings held 959 code blocks where they held 677 (documentation pages 478 → 741, of 872
-``<pre>`` tags; the Python documentation's pages 0 → 21 and 3 → 24, the Arch wiki's 1 → 73 and
-3 → 63), at the same word F1 (+0.0001); with the gutters gone, ``bench_extract_markdown.py`` finds
-all the listings the tune readings hold rendered as code.
+rewritten as ``<pre><code>text</code></pre>``, its text as a reader sees it, ending in a line break:
+a line per line element (``<div>``, ``<p>``, ``<li>``, ``<tr>``, or a span a highlighter names a
+line and writes no break after: Gatsby's highlighted lines, some Shiki builds' ``line``) or
+``<br>``, highlighting spans and copy buttons gone; a listing framed by a one-row table, with or
+without a line-number gutter (Hugo's, Pygments' and WordPress's WP-Syntax listings), is its code
+alone. On the tune part of WCXB the readings held 959 code blocks where they held 677 (documentation
+pages 478 → 741, of 872 ``<pre>`` tags; the Python documentation's pages 0 → 21 and 3 → 24, the Arch
+wiki's 1 → 73 and 3 → 63), at the same word F1 (+0.0001); with the gutters gone,
+``bench_extract_markdown.py`` finds all the listings the tune readings hold rendered as code.
 
 A listing's language, where the page names it (``language-python``, ``lang-js``, Sphinx's
 ``highlight-bash``, GitHub's ``highlight-source-shell``, pandoc's ``sourceCode r``, ``brush: js``,
@@ -28,6 +29,10 @@ import re
 from typing import Any
 
 _LINE_TAGS = {"div", "p", "li", "tr"}
+#: A span a highlighter draws as a line of its own (``display: block``), leaving out the line break
+#: between two of them: Gatsby's highlighted lines (``gatsby-highlight-code-line``), Prism's and
+#: Docusaurus' ``token-line``, a ``code-line``, a ``line``. Not ``line-numbers``, ``lines`` or ``hll``.
+_LINE_CLASS = re.compile(r"(?:^|\s)(?:[\w-]*[-_])?line(?:$|\s)", re.I)
 _LINE_NUMBERS = re.compile(r"[\d\s]+")
 _SKIPPED = {"script", "style", "template", "button"}  # a "Copy" button inside a listing is not code
 #: What lxml will not set as text (a terminal's escape codes in a pasted log): the HTML parser keeps it.
@@ -152,6 +157,11 @@ def _shown(el: Any, parts: list[str], *, top: bool = False) -> None:
         parts.append("\n")
         return
     line = tag in _LINE_TAGS and not top
+    # A line span is a line where the markup writes no break after it (where it does, the span is
+    # drawn inline and the source's break ends the line, as in Shiki's listings).
+    span_line = tag == "span" and _LINE_CLASS.search(el.get("class") or "") is not None
+    if span_line and not (el.tail or "").startswith("\n"):
+        line = True
     if line:
         _new_line(parts)
     if el.text:
