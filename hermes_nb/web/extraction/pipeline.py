@@ -255,10 +255,12 @@ def html_to_markdown(
     ):
         return _unrendered(title, _recorded(meta, changes), tried)
     if not choice.candidate.markdown:
+        # What the page shows after the steps' drops, else as it came (the steps took all of it).
         visible = restore_code_languages(restore_formulas(visible_text(root), formulas))
-        # Not a word to show, with or without the steps' drops, and scripts to run: an application
-        # shell whose scripts write its text (a forum app's splash screen), not an empty page.
-        if not visible.strip() and _SCRIPT_TAG.search(html) and not visible_text_of(html).strip():
+        visible = visible or visible_text_of(html)
+        # Not a word to show either way, and scripts to run: an application shell whose scripts write
+        # its text (a forum app's splash screen), not an empty page.
+        if not visible.strip() and _SCRIPT_TAG.search(html):
             return _unrendered(title, _recorded(meta, changes), tried)
         return _stub(html, url, visible=visible, title=title, meta=_recorded(meta, changes), tried=tried)
     text = tidied(restore_code_languages(restore_formulas(choice.candidate.markdown, formulas)))
@@ -562,14 +564,14 @@ def _stub(
     meta: dict[str, Any] | None = None,
     tried: list[str] | None = None,
 ) -> Document:
-    """Too little text for the extractors (a stub or a JavaScript shell): keep whatever is visible."""
+    """Too little text for the extractors (a stub or a JavaScript shell): keep ``visible``, what it shows."""
     meta = dict(meta or {"content_type": "text/html"})
     for key in _PRIVATE_META:
         meta.pop(key, None)
     if not title:
         match = _TITLE_TAG.search(html[:200_000])
         title = squash(_unescape(match.group(1))) if match else ""
-    body = visible or visible_text_of(html)
+    body = visible
     n = word_count(body)
     meta.update(
         extractor="visible-text",
